@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Local interrupt enable/disable: a thin layer over the arch. */
+#ifndef KERNEL_IRQFLAGS_H
+#define KERNEL_IRQFLAGS_H
+
+#include "arch/x86/irqflags.h"
+
+#define local_irq_disable()		arch_local_irq_disable()
+#define local_irq_enable()		arch_local_irq_enable()
+#define local_irq_save(flags)		((flags) = arch_local_irq_save())
+#define local_irq_restore(flags)	arch_local_irq_restore(flags)
+#define irqs_disabled()			arch_irqs_disabled()
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-kernel tests reported as KTAP v1 on the console.  A test is a
+ * function returning 0 for pass; it may print "# " diagnostics with
+ * ktap_diag().  Tests register with KTEST() into the .ktests section and
+ * run in link order.  tests= on the command line selects a subset.
+ */
+#ifndef KERNEL_KTAP_H
+#define KERNEL_KTAP_H
+
+#include "kernel/compiler.h"
+
+struct ktest {
+	const char *name;
+	int (*fn)(void);
+	unsigned int flags;
+};
+
+/* Not in the default suite: only run when named in tests= (fault hooks). */
+#define KTEST_EXPLICIT	0x1
+
+#define __KTEST(n, fl)							\
+	static int n(void);						\
+	static const struct ktest __ktest_##n __used			\
+	__section(".ktests") __aligned(8) = {				\
+		.name = #n, .fn = n, .flags = (fl) };			\
+	static int n(void)
+
+#define KTEST(n)		__KTEST(n, 0)
+#define KTEST_HOOK(n)		__KTEST(n, KTEST_EXPLICIT)
+
+__printf(1, 2) void ktap_diag(const char *fmt, ...);
+/* Report a failed expectation as a diagnostic and return nonzero. */
+#define KT_EXPECT(cond, fmt, ...) ({					\
+	int __ok = !!(cond);						\
+	if (!__ok)							\
+		ktap_diag("%s:%d: expected %s: " fmt, __FILE__,		\
+			  __LINE__, #cond, ##__VA_ARGS__);		\
+	!__ok;								\
+})
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU areas.  Each CPU's struct percpu is reached through the arch's
+ * per-CPU base register (GS on x86) whose first word is a self pointer.
+ * Subsystems keep their own per-CPU state in arrays indexed by CPU number,
+ * one cache-line-aligned struct per CPU (see rcu/).
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include "kernel/compiler.h"
+
+#define NR_CPUS		32
+#define NR_VECTORS	256
+
+struct task;
+
+struct cpu_stats {
+	u64 ticks;		/* scheduling-clock ticks taken */
+	u64 idle_enter;		/* entries to dynticks idle */
+	u64 idle_exit;
+	u64 idle_ns;		/* time spent in dynticks idle */
+	u64 irqs;		/* all device IRQs and IPIs */
+	u64 nmis;
+	u64 irqs_from_idle;	/* IRQs that found the CPU dynticks-idle */
+	u64 nmis_from_idle;
+	u32 max_irq_depth;	/* deepest hardirq nesting seen */
+	u32 irq_by_vector[NR_VECTORS];
+};
+
+struct percpu {
+	struct percpu *self;		/* must stay first: arch reads %gs:0 */
+	int cpu;			/* logical CPU number, 0 = boot CPU */
+	u32 apic_id;
+	unsigned int preempt_count;	/* see kernel/preempt.h */
+	int need_resched;
+	struct task *current;
+	struct task *idle;
+	void *arch;			/* arch-private per-CPU data */
+	int tick_stopped;		/* the idle loop stopped the tick */
+	int in_idle;			/* in the idle loop's sleep section */
+	u64 idle_since_ns;
+	struct cpu_stats stats;
+} __cacheline_aligned;
+
+extern struct percpu percpu_area[NR_CPUS];
+extern unsigned int nr_cpu_ids;		/* CPUs brought up */
+extern volatile u64 cpu_online_mask;
+
+#include "arch/x86/percpu.h"
+
+/* struct percpu of this CPU; only stable while preemption is off. */
+#define this_cpu()		arch_this_cpu()
+/* Single-instruction accesses: safe against preemption and migration. */
+#define this_cpu_read(f)	arch_this_cpu_read(f)
+#define this_cpu_write(f, v)	arch_this_cpu_write(f, v)
+#define this_cpu_inc(f)		arch_this_cpu_add(f, 1)
+#define this_cpu_dec(f)		arch_this_cpu_add(f, -1)
+#define this_cpu_add(f, v)	arch_this_cpu_add(f, v)
+
+#define per_cpu_area(cpu)	(&percpu_area[(cpu)])
+
+/* No check: for code that tolerates a stale answer (statistics, printk). */
+#define raw_smp_processor_id()	this_cpu_read(cpu)
+/* Panics if the caller could migrate (preemptible with IRQs on). */
+int smp_processor_id(void);
+
+static inline bool cpu_online(int cpu)
+{
+	return (READ_ONCE(cpu_online_mask) >> cpu) & 1;
+}
+
+#define for_each_online_cpu(c) \
+	for ((c) = 0; (c) < NR_CPUS; (c)++) if (!cpu_online(c)) {} else
+
+static inline unsigned int num_online_cpus(void)
+{
+	return (unsigned int)__builtin_popcountll(READ_ONCE(cpu_online_mask));
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel threads and the per-CPU preemptive scheduler. */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "kernel/list.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+
+enum task_state {
+	TASK_RUNNING,		/* on a run queue, or running */
+	TASK_SLEEPING,		/* waiting for wake_up_process() */
+	TASK_DEAD,
+};
+
+#define TASK_NAME_LEN	24
+#define ANY_CPU		(-1)
+
+struct task {
+	unsigned long ksp;		/* saved stack pointer (arch switch) */
+	void *stack;			/* base of the kernel stack allocation */
+	int state;			/* enum task_state */
+	int cpu;			/* CPU it runs on or is queued on */
+	int pinned_cpu;			/* ANY_CPU, or the only CPU allowed */
+	int roaming;			/* move to the next CPU at each preemption */
+	int on_rq;
+	int pid;
+	u64 ran_on_mask;		/* CPUs it has run on */
+	u64 nr_switches;
+	u64 slice_end_ns;		/* time-slice end for tick preemption */
+	int (*fn)(void *arg);
+	void *arg;
+	struct list_head run_list;	/* on a CPU's run queue */
+	struct list_head all_list;	/* on the global task list */
+	char name[TASK_NAME_LEN];
+
+	/* Preemptable RCU read side (rcu/rcupreempt.c). */
+	int rcu_read_lock_nesting;	/* depth of rcu_read_lock() */
+	int rcu_flipctr_idx;		/* rcu_flipctr[] the outer lock bumped */
+};
+
+#define current		(this_cpu_read(current))
+
+/* Create a kernel thread and make it runnable on cpu (or ANY_CPU). */
+struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,
+			 const char *name);
+void kthread_set_roaming(struct task *t, int roaming);
+void schedule(void);
+void yield(void);
+void set_current_state(int state);
+/* Returns 1 if t was sleeping and is now runnable. */
+int wake_up_process(struct task *t);
+void msleep(unsigned int ms);
+/* Busy-wait in task context (preemptible): spins on the clock. */
+void busy_wait_ns(u64 ns);
+/* Call fn(t, arg) for every task, under the task-list lock. */
+void sched_for_each_task(void (*fn)(struct task *t, void *arg), void *arg);
+
+#endif
