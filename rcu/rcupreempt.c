@@ -26,7 +26,13 @@
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
 
-struct rcu_data rcu_data[NR_CPUS];
+/*
+ * The counters start odd even before rcu_init(): a CPU that takes an
+ * interrupt that early is running, not dynticks-idle.
+ */
+struct rcu_data rcu_data[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .dynticks_progress_counter = 1 },
+};
 
 struct rcu_ctrlblk rcu_ctrlblk = {
 	.fliplock = SPINLOCK_INIT("rcu_fliplock"),
