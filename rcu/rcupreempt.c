@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Preemptable RCU, after Linux 2.6.25's kernel/rcupreempt.c: the read
+ * side (per-CPU flip counters), the four-state grace-period ("flip")
+ * machine driven from the scheduling-clock tick, and the callback lists.
+ * The specification is shared/design/rcu.md; the dynticks half lives in
+ * rcu/dynticks.c.
+ *
+ * Summary of the grace-period machine, one transition per tick at most:
+ *   idle    -> waitack:  completed++, then ask every CPU to ack the flip
+ *   waitack -> waitzero: every CPU acked (or is excused by dynticks)
+ *   waitzero-> waitmb:   no reader still uses the old counter index
+ *   waitmb  -> idle:     every CPU executed a memory barrier (or excused)
+ */
+#include "kernel/compiler.h"
+#include "kernel/barrier.h"
+#include "kernel/bug.h"
+#include "kernel/irqflags.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/softirq.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcupreempt.h"
+
+struct rcu_data rcu_data[NR_CPUS];
+
+struct rcu_ctrlblk rcu_ctrlblk = {
+	.fliplock = SPINLOCK_INIT("rcu_fliplock"),
+	.completed = 0,
+	.rcu_try_flip_state = rcu_try_flip_idle_state,
+};
+
+static const char *const rcu_try_flip_state_names[] = {
+	[rcu_try_flip_idle_state] = "idle",
+	[rcu_try_flip_waitack_state] = "waitack",
+	[rcu_try_flip_waitzero_state] = "waitzero",
+	[rcu_try_flip_waitmb_state] = "waitmb",
+};
+
+const char *rcu_try_flip_state_name(int state)
+{
+	if (state < 0 || state >= RCU_TRY_FLIP_NR_STATES)
+		return "?";
+	return rcu_try_flip_state_names[state];
+}
+
+long rcu_batches_completed(void)
+{
+	return READ_ONCE(rcu_ctrlblk.completed);
+}
+
+/* ------------------------------------------------------------------ */
+/* Read side                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Interrupt or NMI handlers that run readers nest inside the interrupted
+ * task's counters: `current` is still that task, so a handler's reader
+ * either just bumps the task's nesting (the task is in a reader) or does a
+ * complete, balanced inc/dec of this CPU's rcu_flipctr[] (it is not).
+ * Every step below is one READ_ONCE()/WRITE_ONCE(), in an order chosen so
+ * that an NMI reader landing between any two of them is harmless.
+ */
+void rcu_read_lock(void)
+{
+	struct task *t = current;
+	int nesting;
+	int idx;
+	unsigned long flags;
+	struct rcu_data *rdp;
+
+	nesting = READ_ONCE(t->rcu_read_lock_nesting);
+	if (nesting != 0) {
+		/* An enclosing rcu_read_lock() covers us; just count it. */
+		WRITE_ONCE(t->rcu_read_lock_nesting, nesting + 1);
+		return;
+	}
+
+	/*
+	 * Interrupts off: (1) the tick must not acknowledge a flip on this
+	 * CPU between our load of completed and our counter increment,
+	 * since the ack promises never to increment the old counter again;
+	 * (2) we must not migrate between choosing the CPU and incrementing
+	 * its counter.  NMIs can still arrive and run readers.
+	 */
+	local_irq_save(flags);
+	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	idx = READ_ONCE(rcu_ctrlblk.completed) & 0x1;
+	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) + 1);
+	/*
+	 * The counter is incremented, so we are now protected against NMI
+	 * readers on this CPU; setting the nesting lets them just count.
+	 * (An NMI between the load and the store of the increment above
+	 * did a balanced inc/dec of its own, so nothing is lost.)
+	 */
+	WRITE_ONCE(t->rcu_read_lock_nesting, 1);
+	/*
+	 * NMI readers no longer touch rcu_flipctr_idx (nesting != 0), so
+	 * it is safe to record which counter the matching unlock must
+	 * decrement.
+	 */
+	WRITE_ONCE(t->rcu_flipctr_idx, idx);
+	local_irq_restore(flags);
+}
+
+void rcu_read_unlock(void)
+{
+	struct task *t = current;
+	int nesting;
+	int idx;
+	unsigned long flags;
+	struct rcu_data *rdp;
+
+	nesting = READ_ONCE(t->rcu_read_lock_nesting);
+	if (nesting > 1) {
+		WRITE_ONCE(t->rcu_read_lock_nesting, nesting - 1);
+		return;
+	}
+	if (WARN(nesting < 1,
+		 "rcu_read_unlock: cpu %d task %s: unbalanced, rcu_read_lock_nesting %d\n",
+		 raw_smp_processor_id(), t->name, nesting))
+		return;		/* touching the counters would corrupt them */
+
+	local_irq_save(flags);
+	/* First fetch the index, while NMIs still leave it alone ... */
+	idx = READ_ONCE(t->rcu_flipctr_idx);
+	/*
+	 * ... then drop the nesting.  From here an NMI reader does its own
+	 * inc/dec of the per-CPU counter (and may overwrite
+	 * rcu_flipctr_idx, which we no longer need).
+	 */
+	WRITE_ONCE(t->rcu_read_lock_nesting, nesting - 1);
+	/*
+	 * Decrement the counter of the CPU we are on *now*, which may not
+	 * be the one we locked on: only the sum over CPUs means anything.
+	 */
+	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) - 1);
+	local_irq_restore(flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Callback advancing                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Move callbacks along by one stage if a flip happened since this CPU last
+ * looked, then acknowledge any pending flip.  Called on this CPU with its
+ * rdp->lock held and interrupts off.
+ */
+static void __rcu_advance_callbacks(struct rcu_data *rdp)
+{
+	long completed = READ_ONCE(rcu_ctrlblk.completed);
+	int i;
+
+	if (rdp->completed != completed) {
+		/* waitlist[last] has waited out enough flips: it is done. */
+		if (rdp->waitlist[GP_STAGES - 1] != NULL) {
+			*rdp->donetail = rdp->waitlist[GP_STAGES - 1];
+			rdp->donetail = rdp->waittail[GP_STAGES - 1];
+		}
+		for (i = GP_STAGES - 2; i >= 0; i--) {
+			if (rdp->waitlist[i] != NULL) {
+				rdp->waitlist[i + 1] = rdp->waitlist[i];
+				rdp->waittail[i + 1] = rdp->waittail[i];
+			} else {
+				rdp->waitlist[i + 1] = NULL;
+				rdp->waittail[i + 1] = &rdp->waitlist[i + 1];
+			}
+		}
+		if (rdp->nextlist != NULL) {
+			rdp->waitlist[0] = rdp->nextlist;
+			rdp->waittail[0] = rdp->nexttail;
+			rdp->nextlist = NULL;
+			rdp->nexttail = &rdp->nextlist;
+		} else {
+			rdp->waitlist[0] = NULL;
+			rdp->waittail[0] = &rdp->waitlist[0];
+		}
+		/*
+		 * One stage per observed change, however many flips it
+		 * covered: that only ever delays callbacks.
+		 */
+		rdp->completed = completed;
+	}
+
+	/*
+	 * Acknowledge the flip: a promise that this CPU never again
+	 * increments the old rcu_flipctr[] index.
+	 */
+	if (READ_ONCE(rdp->rcu_flip_flag) == rcu_flipped) {
+		/*
+		 * Orders the flip machine's store to rcu_ctrlblk.completed
+		 * (which we observed through rcu_flipped) before our store
+		 * of rcu_flip_seen, and this CPU's earlier rcu_flipctr[]
+		 * accesses before it too.
+		 */
+		smp_mb();
+		WRITE_ONCE(rdp->rcu_flip_flag, rcu_flip_seen);
+		/*
+		 * Orders the store of rcu_flip_seen before the accesses of
+		 * this CPU's subsequent RCU read-side critical sections, so
+		 * the flip machine sees the ack before their effects.
+		 */
+		smp_mb();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The grace-period ("flip") state machine                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Idle: start a grace period if this CPU wants one.  Flip the index that
+ * new readers use and ask every CPU to acknowledge.
+ */
+static int rcu_try_flip_idle(void)
+{
+	int cpu;
+
+	if (!rcu_pending(raw_smp_processor_id()))
+		return 0;
+
+	WRITE_ONCE(rcu_ctrlblk.completed, rcu_ctrlblk.completed + 1);
+	/*
+	 * Orders the store of the new rcu_ctrlblk.completed before the
+	 * stores of rcu_flipped below and before the loads of
+	 * dynticks_progress_counter in dyntick_save_progress_counter():
+	 * a CPU that sees rcu_flipped, or whose snapshot shows it idle,
+	 * sees the new completed in its next rcu_read_lock().
+	 */
+	smp_mb();
+	for_each_online_cpu(cpu) {
+		WRITE_ONCE(RCU_DATA_CPU(cpu)->rcu_flip_flag, rcu_flipped);
+		dyntick_save_progress_counter(cpu);
+	}
+	return 1;
+}
+
+/* Waitack: wait until every CPU acked the flip or is excused. */
+static int rcu_try_flip_waitack(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (rcu_try_flip_waitack_needed(cpu) &&
+		    READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flip_flag) !=
+		    rcu_flip_seen)
+			return 0;
+	/*
+	 * Orders the loads of rcu_flip_flag (the acks) above before the
+	 * loads of rcu_flipctr[] in the waitzero state: the sum must not
+	 * be taken before the acks that make it meaningful.
+	 */
+	smp_mb();
+	return 1;
+}
+
+/* Waitzero: wait until no reader uses the old index any more. */
+static int rcu_try_flip_waitzero(void)
+{
+	int cpu;
+	int lastidx = !(READ_ONCE(rcu_ctrlblk.completed) & 0x1);
+	long sum = 0;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[lastidx]);
+	if (sum != 0)
+		return 0;
+	/*
+	 * Orders the loads of rcu_flipctr[] that summed to zero before
+	 * the stores of rcu_mb_needed below (and the snapshot loads): a
+	 * CPU asked for a memory barrier is asked after the old readers
+	 * were seen gone.
+	 */
+	smp_mb();
+	for_each_online_cpu(cpu) {
+		WRITE_ONCE(RCU_DATA_CPU(cpu)->rcu_mb_flag, rcu_mb_needed);
+		dyntick_save_progress_counter(cpu);
+	}
+	return 1;
+}
+
+/* Waitmb: wait until every CPU executed a memory barrier or is excused. */
+static int rcu_try_flip_waitmb(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (rcu_try_flip_waitmb_needed(cpu) &&
+		    READ_ONCE(RCU_DATA_CPU(cpu)->rcu_mb_flag) != rcu_mb_done)
+			return 0;
+	/*
+	 * Orders the loads of rcu_mb_flag (the mb responses) above before
+	 * the next flip's store to rcu_ctrlblk.completed, and before
+	 * callbacks that this grace period releases can run.
+	 */
+	smp_mb();
+	return 1;
+}
+
+/*
+ * One step of the state machine.  Whoever gets fliplock does the step;
+ * everybody else just goes on (the next tick will try again).
+ */
+static void rcu_try_flip(void)
+{
+	unsigned long flags;
+	int state;
+	int next;
+	int moved = 0;
+
+	local_irq_save(flags);
+	if (unlikely(!spin_trylock(&rcu_ctrlblk.fliplock))) {
+		local_irq_restore(flags);
+		return;
+	}
+
+	state = rcu_ctrlblk.rcu_try_flip_state;
+	next = state;
+	switch (state) {
+	case rcu_try_flip_idle_state:
+		if (rcu_try_flip_idle()) {
+			next = rcu_try_flip_waitack_state;
+			moved = 1;
+		}
+		break;
+	case rcu_try_flip_waitack_state:
+		if (rcu_try_flip_waitack()) {
+			next = rcu_try_flip_waitzero_state;
+			moved = 1;
+		}
+		break;
+	case rcu_try_flip_waitzero_state:
+		if (rcu_try_flip_waitzero()) {
+			next = rcu_try_flip_waitmb_state;
+			moved = 1;
+		}
+		break;
+	case rcu_try_flip_waitmb_state:
+		if (rcu_try_flip_waitmb()) {
+			next = rcu_try_flip_idle_state;
+			moved = 1;
+		}
+		break;
+	}
+	WRITE_ONCE(rcu_ctrlblk.rcu_try_flip_state, next);
+
+	/* Bookkeeping, off the read-side fast path: transitions only. */
+	if (moved) {
+		u64 now = ktime_get_ns();
+
+		if (state == rcu_try_flip_idle_state)
+			rcu_stall_gp_start(now);
+		rcu_stats_state_change(state, next, now);
+	} else if (state != rcu_try_flip_idle_state) {
+		rcu_stall_check(ktime_get_ns());
+	}
+
+	spin_unlock(&rcu_ctrlblk.fliplock);
+	local_irq_restore(flags);
+}
+
+/* If the flip machine asked this CPU for a memory barrier, do it. */
+static void rcu_check_mb(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+
+	if (READ_ONCE(rdp->rcu_mb_flag) == rcu_mb_needed) {
+		/*
+		 * Orders every access of this CPU's prior RCU read-side
+		 * critical sections before the store of rcu_mb_done: once
+		 * the flip machine sees it, it may end the grace period.
+		 */
+		smp_mb();
+		WRITE_ONCE(rdp->rcu_mb_flag, rcu_mb_done);
+	}
+}
+
+/*
+ * The per-tick entry point: hardirq context, interrupts off, on cpu.
+ */
+void rcu_check_callbacks(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	int have_done;
+
+	rcu_check_mb(cpu);
+	if (READ_ONCE(rcu_ctrlblk.completed) == rdp->completed)
+		rcu_try_flip();
+	spin_lock(&rdp->lock);
+	__rcu_advance_callbacks(rdp);
+	have_done = rdp->donelist != NULL;
+	spin_unlock(&rdp->lock);
+	if (have_done)
+		raise_softirq(RCU_SOFTIRQ);
+}
+
+/*
+ * RCU_SOFTIRQ: invoke this CPU's done callbacks, outside the lock and with
+ * interrupts enabled.
+ */
+void rcu_process_callbacks(void)
+{
+	unsigned long flags;
+	struct rcu_head *next, *list;
+	struct rcu_data *rdp;
+	u64 n = 0;
+
+	local_irq_save(flags);
+	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	spin_lock(&rdp->lock);
+	list = rdp->donelist;
+	if (list == NULL) {
+		spin_unlock(&rdp->lock);
+		local_irq_restore(flags);
+		return;
+	}
+	rdp->donelist = NULL;
+	rdp->donetail = &rdp->donelist;
+	/* rcu_barrier() must not miss callbacks that are in our hands. */
+	rdp->invoking++;
+	spin_unlock(&rdp->lock);
+	local_irq_restore(flags);
+
+	while (list) {
+		next = list->next;
+		list->func(list);
+		list = next;
+		n++;
+	}
+
+	spin_lock_irqsave(&rdp->lock, flags);
+	rdp->invoking--;
+	rdp->n_cb_invoked += n;
+	spin_unlock_irqrestore(&rdp->lock, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Callback API                                                       */
+/* ------------------------------------------------------------------ */
+
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	unsigned long flags;
+	struct rcu_data *rdp;
+
+	head->func = func;
+	head->next = NULL;
+	local_irq_save(flags);
+	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	spin_lock(&rdp->lock);
+	/*
+	 * Advance first, so that the new callback goes behind whatever
+	 * flip this CPU has not noticed yet (and so that it may ack it).
+	 */
+	__rcu_advance_callbacks(rdp);
+	*rdp->nexttail = head;
+	rdp->nexttail = &head->next;
+	spin_unlock(&rdp->lock);
+	local_irq_restore(flags);
+}
+
+struct rcu_synchronize {
+	struct rcu_head head;
+	struct completion completion;
+};
+
+static void wakeme_after_rcu(struct rcu_head *head)
+{
+	struct rcu_synchronize *rcu =
+		container_of(head, struct rcu_synchronize, head);
+
+	complete(&rcu->completion);
+}
+
+void synchronize_rcu(void)
+{
+	struct rcu_synchronize rcu;
+
+	WARN(in_interrupt() || irqs_disabled(),
+	     "synchronize_rcu: cpu %d called from atomic context\n",
+	     raw_smp_processor_id());
+	init_completion(&rcu.completion);
+	call_rcu(&rcu.head, wakeme_after_rcu);
+	wait_for_completion(&rcu.completion);
+}
+
+/*
+ * rcu_barrier(): append a marker callback behind every CPU's queue.  Only
+ * the owning CPU advances and invokes its lists, in order, so when a
+ * marker runs every callback queued on that CPU before it has run.  A CPU
+ * with nothing queued and nothing being invoked is skipped, which also
+ * means we never hand callbacks to a CPU whose tick may be stopped
+ * (rcu_needs_cpu() was false when it stopped it, and only that CPU can
+ * make its own lists non-empty again - except us, and we add only to
+ * non-empty ones).  No cross-CPU call is needed.
+ */
+struct rcu_barrier_cpu {
+	struct rcu_head head;
+	struct rcu_barrier_state *state;
+};
+
+struct rcu_barrier_state {
+	struct spinlock lock;
+	int count;
+	struct completion done;
+	struct rcu_barrier_cpu cpu[NR_CPUS];
+};
+
+static void rcu_barrier_put(struct rcu_barrier_state *s)
+{
+	unsigned long flags;
+	int last;
+
+	spin_lock_irqsave(&s->lock, flags);
+	last = --s->count == 0;
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (last)
+		complete(&s->done);
+}
+
+static void rcu_barrier_callback(struct rcu_head *head)
+{
+	struct rcu_barrier_cpu *bc =
+		container_of(head, struct rcu_barrier_cpu, head);
+
+	rcu_barrier_put(bc->state);
+}
+
+void rcu_barrier(void)
+{
+	struct rcu_barrier_state s;
+	unsigned long flags;
+	int cpu;
+
+	WARN(in_interrupt() || irqs_disabled(),
+	     "rcu_barrier: cpu %d called from atomic context\n",
+	     raw_smp_processor_id());
+	spin_lock_init(&s.lock, "rcu_barrier");
+	init_completion(&s.done);
+	s.count = 1;		/* our own reference, dropped below */
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+		struct rcu_head *h = &s.cpu[cpu].head;
+
+		s.cpu[cpu].state = &s;
+		h->func = rcu_barrier_callback;
+		h->next = NULL;
+		spin_lock_irqsave(&rdp->lock, flags);
+		if (rcu_needs_cpu(cpu) || rdp->invoking) {
+			spin_lock(&s.lock);
+			s.count++;
+			spin_unlock(&s.lock);
+			*rdp->nexttail = h;
+			rdp->nexttail = &h->next;
+		}
+		spin_unlock_irqrestore(&rdp->lock, flags);
+	}
+	rcu_barrier_put(&s);
+	wait_for_completion(&s.done);
+}
+
+/* ------------------------------------------------------------------ */
+/* Queries for the tick and the idle loop                             */
+/* ------------------------------------------------------------------ */
+
+/* Does this CPU have callbacks anywhere?  Caller holds rdp->lock or owns
+ * the CPU with interrupts off; a stale answer only delays idling. */
+static int rcu_has_callbacks(struct rcu_data *rdp)
+{
+	int i;
+
+	if (READ_ONCE(rdp->donelist) != NULL ||
+	    READ_ONCE(rdp->nextlist) != NULL)
+		return 1;
+	for (i = 0; i < GP_STAGES; i++)
+		if (READ_ONCE(rdp->waitlist[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+int rcu_pending(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+
+	/* The CPU has at least one callback queued somewhere. */
+	if (rcu_has_callbacks(rdp))
+		return 1;
+
+	/* The RCU core needs an acknowledgement from this CPU. */
+	if (READ_ONCE(rdp->rcu_flip_flag) == rcu_flipped ||
+	    READ_ONCE(rdp->rcu_mb_flag) == rcu_mb_needed)
+		return 1;
+
+	/* This CPU has fallen behind the global grace-period number. */
+	if (READ_ONCE(rdp->completed) != READ_ONCE(rcu_ctrlblk.completed))
+		return 1;
+
+	return 0;
+}
+
+/*
+ * True while cpu has callbacks: its tick must keep running so that they
+ * advance.  A CPU without callbacks owes the flip machine nothing that the
+ * dynticks check cannot excuse, so it may stop its tick.
+ */
+int rcu_needs_cpu(int cpu)
+{
+	return rcu_has_callbacks(RCU_DATA_CPU(cpu));
+}
+
+/* ------------------------------------------------------------------ */
+/* Boot                                                               */
+/* ------------------------------------------------------------------ */
+
+void rcu_init(void)
+{
+	int cpu;
+	int i;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+
+		spin_lock_init(&rdp->lock, "rcu_data");
+		rdp->completed = 0;
+		rdp->rcu_flipctr[0] = 0;
+		rdp->rcu_flipctr[1] = 0;
+		rdp->rcu_flip_flag = rcu_flip_seen;
+		rdp->rcu_mb_flag = rcu_mb_done;
+		rdp->nextlist = NULL;
+		rdp->nexttail = &rdp->nextlist;
+		for (i = 0; i < GP_STAGES; i++) {
+			rdp->waitlist[i] = NULL;
+			rdp->waittail[i] = &rdp->waitlist[i];
+		}
+		rdp->donelist = NULL;
+		rdp->donetail = &rdp->donelist;
+		rdp->invoking = 0;
+		rdp->n_cb_invoked = 0;
+		rcu_dynticks_init_cpu(cpu);
+	}
+	spin_lock_init(&rcu_ctrlblk.fliplock, "rcu_fliplock");
+	rcu_ctrlblk.completed = 0;
+	rcu_ctrlblk.rcu_try_flip_state = rcu_try_flip_idle_state;
+	rcu_stats_init(ktime_get_ns());
+	open_softirq(RCU_SOFTIRQ, rcu_process_callbacks);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Preemptable RCU internals shared by the files of rcu/ (and by the host
+ * unit tests).  Not for use outside rcu/ and tests/.
+ *
+ * Names follow Linux 2.6.25 (kernel/rcupreempt.c, include/linux/
+ * rcupreempt.h) and the article "Integrating and Validating dynticks and
+ * Preemptable RCU", so the article can be read beside the code.
+ */
+#ifndef RCU_RCUPREEMPT_H
+#define RCU_RCUPREEMPT_H
+
+#include "kernel/compiler.h"
+#include "kernel/percpu.h"
+#include "kernel/spinlock.h"
+#include "rcu/rcupdate.h"
+
+/*
+ * Number of waitlist stages a callback passes through after nextlist.
+ * One is not enough: CPUs see a flip at different times and readers carry
+ * no memory barriers, so a callback must wait out two flips (rcu.md).
+ */
+#define GP_STAGES	2
+
+enum rcu_flip_flag_values {
+	rcu_flip_seen,		/* steady state: no ack owed */
+	rcu_flipped,		/* flip done: this CPU must ack */
+};
+
+enum rcu_mb_flag_values {
+	rcu_mb_done,		/* steady state: no mb owed */
+	rcu_mb_needed,		/* waitzero done: this CPU must execute mb */
+};
+
+enum rcu_try_flip_states {
+	rcu_try_flip_idle_state,	/* "I" */
+	rcu_try_flip_waitack_state,	/* "A" */
+	rcu_try_flip_waitzero_state,	/* "Z" */
+	rcu_try_flip_waitmb_state,	/* "M" */
+	RCU_TRY_FLIP_NR_STATES,
+};
+
+/*
+ * Everything RCU keeps per CPU, in one cache-line-aligned struct per CPU
+ * so that no two CPUs' hot fields share a line.
+ */
+struct rcu_data {
+	/*
+	 * Read side: the sum over all CPUs of rcu_flipctr[i] is the number
+	 * of readers using index i.  One CPU's counter may go negative (a
+	 * reader locked elsewhere and unlocked here).  Touched by this CPU's
+	 * readers only (task, IRQ, NMI), with interrupts off except in NMI.
+	 */
+	long rcu_flipctr[2];
+
+	/* Flip acknowledgement and memory-barrier request/response. */
+	int rcu_flip_flag;		/* enum rcu_flip_flag_values */
+	int rcu_mb_flag;		/* enum rcu_mb_flag_values */
+
+	/*
+	 * Dynticks interface (rcu/dynticks.c).  Written only by this CPU
+	 * (task, IRQ and NMI context); read remotely by the grace-period
+	 * machine.  The counter is odd while the CPU may run readers and
+	 * even while it is dynticks-idle; it starts at 1.
+	 */
+	long dynticks_progress_counter;
+	long rcu_dyntick_snapshot;	/* written by the flip machine */
+	int rcu_update_flag;		/* IRQ/NMI nesting entered from idle */
+
+	/*
+	 * Callbacks.  lock protects completed and the lists; only this CPU
+	 * advances and invokes them, rcu_barrier() may append remotely.
+	 */
+	struct spinlock lock;
+	long completed;			/* last global completed seen */
+	struct rcu_head *nextlist;
+	struct rcu_head **nexttail;
+	struct rcu_head *waitlist[GP_STAGES];
+	struct rcu_head **waittail[GP_STAGES];
+	struct rcu_head *donelist;
+	struct rcu_head **donetail;
+	int invoking;			/* softirq is running a donelist */
+
+	/* Statistics (not read on any fast path). */
+	u64 n_cb_invoked;
+} __cacheline_aligned;
+
+/* Global grace-period state. */
+struct rcu_ctrlblk {
+	struct spinlock fliplock;	/* trylock only: whoever wins flips */
+	long completed;			/* the grace-period counter */
+	int rcu_try_flip_state;		/* enum rcu_try_flip_states */
+};
+
+extern struct rcu_data rcu_data[NR_CPUS];
+extern struct rcu_ctrlblk rcu_ctrlblk;
+
+#define RCU_DATA_CPU(cpu)	(&rcu_data[(cpu)])
+
+/* rcu/dynticks.c */
+void dyntick_save_progress_counter(int cpu);
+int rcu_try_flip_waitack_needed(int cpu);
+int rcu_try_flip_waitmb_needed(int cpu);
+void rcu_dynticks_init_cpu(int cpu);
+
+/* rcu/rcupreempt.c */
+const char *rcu_try_flip_state_name(int state);
+void rcu_process_callbacks(void);
+
+/* rcu/stall.c: both called with fliplock held. */
+void rcu_stall_gp_start(u64 now);
+void rcu_stall_check(u64 now);
+extern unsigned int rcu_cpu_stall_timeout;
+
+/* rcu/stats.c: called with fliplock held. */
+void rcu_stats_init(u64 now);
+void rcu_stats_state_change(int from, int to, u64 now);
+
+/* A snapshot of the statistics, for tests. */
+struct rcu_stats_snapshot {
+	u64 gp_completed;		/* returns to rcu_try_flip_idle_state */
+	u64 flips;			/* leaves of rcu_try_flip_idle_state */
+	u64 gp_lat_min_ns;
+	u64 gp_lat_median_ns;
+	u64 gp_lat_max_ns;
+	u64 state_ns[RCU_TRY_FLIP_NR_STATES];
+	u64 cb_invoked;
+	u64 stalls;			/* stall reports printed */
+};
+void rcu_stats_get(struct rcu_stats_snapshot *s);
+void rcu_stats_stall_reported(void);
+
+#endif
