@@ -24,6 +24,7 @@ struct task {
 	int pinned_cpu;			/* ANY_CPU, or the only CPU allowed */
 	int roaming;			/* move to the next CPU at each preemption */
 	int on_rq;
+	int on_cpu;			/* running, or not yet switched out */
 	int pid;
 	u64 ran_on_mask;		/* CPUs it has run on */
 	u64 nr_switches;
@@ -51,6 +52,8 @@ void set_current_state(int state);
 /* Returns 1 if t was sleeping and is now runnable. */
 int wake_up_process(struct task *t);
 void msleep(unsigned int ms);
+/* Sleep (state already SLEEPING) until woken or ktime deadline. */
+void schedule_deadline(u64 deadline);
 /* Busy-wait in task context (preemptible): spins on the clock. */
 void busy_wait_ns(u64 ns);
 /* Call fn(t, arg) for every task, under the task-list lock. */

@@ -29,9 +29,22 @@ bool spin_is_locked(struct spinlock *lock);
 /* True if this CPU holds the lock (for assertions). */
 bool spin_held(struct spinlock *lock);
 
+/* Release without re-enabling preemption (see spin_unlock_irqrestore). */
+void __spin_release(struct spinlock *lock);
+void preempt_enable_after_unlock(void);
+
 #define spin_lock_irqsave(lock, flags) \
 	do { local_irq_save(flags); spin_lock(lock); } while (0)
-#define spin_unlock_irqrestore(lock, flags) \
-	do { spin_unlock(lock); local_irq_restore(flags); } while (0)
+/*
+ * Interrupts back on before preemption is re-enabled, as in Linux: a
+ * reschedule that came due while we held the lock can then happen here
+ * rather than being missed until the next interrupt.
+ */
+#define spin_unlock_irqrestore(lock, flags)				\
+	do {								\
+		__spin_release(lock);					\
+		local_irq_restore(flags);				\
+		preempt_enable_after_unlock();				\
+	} while (0)
 
 #endif

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# dynrcu: build the kernel, the ISO, and run it in QEMU.
+
+SMP	?= 4
+ACCEL	?=
+CMDLINE	?=
+BUILD	:= build
+SHELL	:= /bin/bash
+
+CC	:= gcc
+NASM	:= nasm
+LD	:= ld
+
+CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+	   -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	   -mno-red-zone -mgeneral-regs-only -mcmodel=small \
+	   -fno-asynchronous-unwind-tables -fno-strict-aliasing \
+	   -MMD -MP -I.
+LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack -T linker.ld
+
+C_SRCS	:= $(wildcard kernel/*.c arch/x86/*.c rcu/*.c tests/kernel/*.c)
+ASM_SRCS := boot/header.asm boot/entry.asm arch/x86/entry.asm \
+	    arch/x86/switch.asm boot/trampoline_blob.asm
+OBJS	:= $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
+
+KERNEL	:= $(BUILD)/kernel.elf
+ISO	:= $(BUILD)/dynrcu.iso
+
+BUILD_DEPS := gcc make nasm binutils
+RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools
+
+.PHONY: all iso run test debug gdb clean deps-build deps-run kernel-test
+
+all: $(KERNEL)
+
+deps-build:
+	@tools/deps.sh $(BUILD_DEPS)
+deps-run: deps-build
+	@tools/deps.sh $(RUN_DEPS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/boot/trampoline.bin: boot/trampoline.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f bin $< -o $@
+
+$(BUILD)/boot/trampoline_blob.o: boot/trampoline_blob.asm $(BUILD)/boot/trampoline.bin
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -i $(BUILD)/boot/ $< -o $@
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g $< -o $@
+
+# Two links: the first gives the addresses for the symbol table that the
+# second carries (text addresses do not move: .ksyms comes after .text).
+$(BUILD)/kernel.tmp.elf: $(OBJS) linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS)
+
+$(BUILD)/ksyms.o: $(BUILD)/kernel.tmp.elf tools/ksyms.sh
+	tools/ksyms.sh $< > $(BUILD)/ksyms.asm
+	$(NASM) -f elf64 $(BUILD)/ksyms.asm -o $@
+
+$(KERNEL): $(BUILD)/kernel.tmp.elf $(BUILD)/ksyms.o
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
+	@cmp -s <(nm $< | grep -i ' t ') <(nm $@ | grep -i ' t ') || \
+		{ echo "ksyms: text moved between links" >&2; rm -f $@; exit 1; }
+
+iso: $(ISO)
+$(ISO): $(KERNEL) boot/grub.cfg
+	@tools/deps.sh grub-pc-bin grub-common xorriso mtools
+	@mkdir -p $(BUILD)/isodir/boot/grub
+	cp $(KERNEL) $(BUILD)/isodir/boot/kernel.elf
+	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/isodir 2>$(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+run: deps-run
+	@$(MAKE) --no-print-directory iso
+	tests/run-qemu.sh --smp $(SMP) --iso $(ISO) --cmdline "$(CMDLINE)" --interactive
+
+debug: deps-run
+	@$(MAKE) --no-print-directory iso
+	tests/run-qemu.sh --smp $(SMP) --iso $(ISO) --cmdline "$(CMDLINE)" --interactive --gdb
+
+gdb: $(KERNEL)
+	gdb -q $(KERNEL) -ex 'source tools/gdb/dynrcu.py' \
+		-ex 'target remote :1234' -ex 'break kernel_main' -ex 'continue'
+
+kernel-test: deps-run
+	@$(MAKE) --no-print-directory iso
+	python3 tests/harness.py --iso $(ISO) tests/scenarios/*.scn
+
+test: deps-run
+	@$(MAKE) --no-print-directory iso
+	tests/run-all.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include tests/host/host.mk
+-include tests/spin/spin.mk
+-include linux/linux.mk
+-include $(OBJS:.o=.d)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The arch interface: everything kernel/ and rcu/ may ask of the CPU and
+ * the platform.  Only arch/x86/ implements it.
+ */
+#ifndef ARCH_X86_ARCH_H
+#define ARCH_X86_ARCH_H
+
+#include "kernel/compiler.h"
+
+struct boot_info;
+struct percpu;
+
+/* Early boot: parse the boot loader's information into *bi. */
+void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
+/* Boot-CPU platform bring-up: tables, traps, APIC, timer calibration. */
+void arch_init(struct boot_info *bi);
+/* Start every other CPU; each calls cpu_start(cpu) and then never returns. */
+void arch_start_secondaries(void);
+/* Per-CPU arch setup, run by every CPU (boot CPU first). */
+void arch_cpu_init(struct percpu *pc);
+
+void arch_console_init(void);
+void arch_console_putc(char c);
+
+/* Leave QEMU through isa-debug-exit: pass -> exit status 33. */
+__noreturn void arch_exit(bool pass);
+__noreturn void arch_halt_forever(void);
+/* Enable interrupts and halt, atomically (sti; hlt). */
+void arch_idle_sleep(void);
+void arch_cpu_relax(void);
+
+u64 arch_cycles(void);
+u64 arch_cycles_to_ns(u64 cycles);
+u64 arch_cycles_per_us(void);
+
+/* Interrupt kinds the kernel uses; the arch maps each to a vector. */
+enum irq_kind {
+	IRQ_TIMER,		/* LAPIC timer: the scheduling-clock tick */
+	IRQ_RESCHEDULE,		/* wake a CPU's scheduler */
+	IRQ_CALL_FUNC,		/* smp_call_function_single() */
+	IRQ_TEST_LOW,		/* test vectors: LOW < TIMER < HIGH priority */
+	IRQ_TEST_HIGH,
+	NR_IRQ_KINDS,
+};
+int arch_irq_vector(enum irq_kind kind);
+
+void arch_send_ipi(int cpu, enum irq_kind kind);
+void arch_send_nmi(int cpu);
+void arch_eoi(void);
+
+/* Local timer: periodic at hz, one-shot after ns, or off. */
+void arch_timer_periodic(unsigned int hz);
+void arch_timer_oneshot(u64 ns);
+void arch_timer_stop(void);
+u64 arch_timer_hz(void);		/* calibrated timer input frequency */
+
+/* Task stacks and switching. */
+void *arch_alloc_stack(size_t *size);	/* with an unmapped guard page */
+unsigned long arch_task_stack_init(void *top, void (*entry)(void));
+void arch_switch_to(unsigned long *save_ksp, unsigned long new_ksp);
+
+/* Frame-pointer backtrace from a frame pointer, with symbol names. */
+void arch_backtrace(unsigned long fp);
+/* Print "  [<addr>] symbol+off" for one code address. */
+void arch_print_symbol(unsigned long addr);
+bool arch_is_stack_guard(unsigned long addr);
+/* Map an interrupt vector to its enum irq_kind, or -1. */
+int arch_vector_kind(int vector);
+
+#endif

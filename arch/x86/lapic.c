@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Local APIC: the accessor layer, per-CPU setup, EOI, IPIs and the timer. */
+#include "arch/x86/arch.h"
+#include "arch/x86/asm.h"
+#include "arch/x86/lapic.h"
+#include "arch/x86/trap.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+
+static volatile u32 *lapic_mmio;
+/* Timer input ticks per second at our divider (set by calibration). */
+static u64 lapic_timer_freq;
+
+void lapic_init_base(u64 phys)
+{
+	/* The boot page tables map the top GiB uncached, 1:1. */
+	lapic_mmio = (volatile u32 *)phys;
+}
+
+u32 lapic_read(u32 reg)
+{
+	return lapic_mmio[reg / 4];
+}
+
+void lapic_write(u32 reg, u32 v)
+{
+	lapic_mmio[reg / 4] = v;
+}
+
+u32 lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+void lapic_cpu_init(void)
+{
+	u64 base = rdmsr(MSR_APIC_BASE);
+
+	/* Global enable, in xAPIC mode (EXTD clear). */
+	wrmsr(MSR_APIC_BASE, (base | (1ULL << 11)) & ~(1ULL << 10));
+	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);	/* software enable */
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
+	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
+	lapic_write(LAPIC_LVT_LINT1, LVT_MASKED);
+	lapic_write(LAPIC_LVT_ERR, LVT_MASKED);
+	lapic_write(LAPIC_TIMER_DCR, 0x3);		/* divide by 16 */
+	lapic_write(LAPIC_ESR, 0);
+	lapic_write(LAPIC_ESR, 0);
+	lapic_write(LAPIC_TPR, 0);			/* accept every class */
+	lapic_eoi();
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+void arch_eoi(void)
+{
+	lapic_eoi();
+}
+
+void lapic_send_icr(u32 apic_id, u32 low)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	lapic_write(LAPIC_ICR_HI, apic_id << 24);
+	lapic_write(LAPIC_ICR_LO, low);
+	/* Bounded: a wedged ICR is a bug to report, not to hang on. */
+	for (int i = 0; lapic_read(LAPIC_ICR_LO) & ICR_SEND_PENDING; i++) {
+		if (i > 10000000)
+			panic("lapic: IPI to APIC %u stuck pending", apic_id);
+		cpu_relax();
+	}
+	arch_local_irq_restore(flags);
+}
+
+void lapic_set_timer_freq(u64 hz)
+{
+	lapic_timer_freq = hz;
+}
+
+u64 arch_timer_hz(void)
+{
+	return lapic_timer_freq;
+}
+
+void arch_timer_periodic(unsigned int hz)
+{
+	lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | VEC_TIMER);
+	lapic_write(LAPIC_TIMER_ICR, (u32)(lapic_timer_freq / hz));
+}
+
+void arch_timer_oneshot(u64 ns)
+{
+	u64 count = ns * lapic_timer_freq / 1000000000ULL;
+
+	if (count == 0)
+		count = 1;
+	if (count > 0xffffffffULL)
+		count = 0xffffffffULL;
+	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER);	/* one-shot, unmasked */
+	lapic_write(LAPIC_TIMER_ICR, (u32)count);
+}
+
+void arch_timer_stop(void)
+{
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
+	lapic_write(LAPIC_TIMER_ICR, 0);	/* a zero count stops it */
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* x86 platform bring-up and the small arch_* services. */
+#include "arch/x86/acpi.h"
+#include "arch/x86/arch.h"
+#include "arch/x86/asm.h"
+#include "arch/x86/lapic.h"
+#include "arch/x86/trap.h"
+#include "kernel/boot.h"
+#include "kernel/bug.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+
+#define DEBUG_EXIT_PORT	0xf4
+#define DEBUG_EXIT_PASS	0x10	/* QEMU exits with (0x10 << 1) | 1 = 33 */
+#define DEBUG_EXIT_FAIL	0x11	/* QEMU exits with 35 */
+
+void pic_disable(void);
+void ioapic_init(void);
+void tsc_mark_boot(void);
+
+void arch_percpu_set_base(struct percpu *pc)
+{
+	pc->self = pc;
+	wrmsr(MSR_GS_BASE, (u64)pc);
+}
+
+void arch_init(struct boot_info *bi)
+{
+	idt_init();
+	acpi_init(bi->acpi_rsdp);
+	pic_disable();
+	ioapic_init();
+	lapic_init_base(acpi_platform.lapic_addr);
+	lapic_cpu_init();
+	per_cpu_area(0)->apic_id = lapic_id();
+	lapic_timer_calibrate();
+}
+
+void arch_cpu_init(struct percpu *pc)
+{
+	gdt_init_cpu(pc->cpu);
+	idt_load();
+	lapic_cpu_init();
+	if (lapic_id() != pc->apic_id)
+		panic("cpu%d: LAPIC ID %u, expected %u", pc->cpu, lapic_id(),
+		      pc->apic_id);
+}
+
+void arch_exit(bool pass)
+{
+	printk_flush_nmi();
+	outl(DEBUG_EXIT_PORT, pass ? DEBUG_EXIT_PASS : DEBUG_EXIT_FAIL);
+	/* No isa-debug-exit device: stop here. */
+	arch_halt_forever();
+}
+
+void arch_halt_forever(void)
+{
+	for (;;)
+		__asm__ __volatile__("cli; hlt");
+}
+
+void arch_idle_sleep(void)
+{
+	/* sti's one-instruction shadow makes "sti; hlt" atomic: an IRQ
+	 * that is already pending wakes the hlt rather than slipping in
+	 * between and leaving us asleep. */
+	__asm__ __volatile__("sti; hlt" ::: "memory");
+}
+
+void arch_cpu_relax(void)
+{
+	cpu_relax();
+}
+
+static const int kind_vector[NR_IRQ_KINDS] = {
+	[IRQ_TIMER] = VEC_TIMER,
+	[IRQ_RESCHEDULE] = VEC_RESCHEDULE,
+	[IRQ_CALL_FUNC] = VEC_CALL_FUNC,
+	[IRQ_TEST_LOW] = VEC_TEST_LOW,
+	[IRQ_TEST_HIGH] = VEC_TEST_HIGH,
+};
+
+int arch_irq_vector(enum irq_kind kind)
+{
+	return kind_vector[kind];
+}
+
+int arch_vector_kind(int vector)
+{
+	for (int k = 0; k < NR_IRQ_KINDS; k++)
+		if (kind_vector[k] == vector)
+			return k;
+	return -1;
+}
+
+void arch_send_ipi(int cpu, enum irq_kind kind)
+{
+	/* Fixed delivery, physical destination, edge. */
+	lapic_send_icr(per_cpu_area(cpu)->apic_id,
+		       ICR_DELIVERY_FIXED | kind_vector[kind]);
+}
+
+void arch_send_nmi(int cpu)
+{
+	lapic_send_icr(per_cpu_area(cpu)->apic_id, ICR_DELIVERY_NMI);
+}
+
+void task_entry_trampoline(void);
+
+unsigned long arch_task_stack_init(void *top, void (*entry)(void))
+{
+	/*
+	 * What arch_switch_to pops: r15 r14 r13 r12 rbx rbp, then ret.  After
+	 * the ret, RSP == top (16-byte aligned), as a call wants.
+	 */
+	u64 *sp = (u64 *)top;
+
+	*--sp = (u64)task_entry_trampoline;	/* ret target */
+	*--sp = 0;				/* rbp */
+	*--sp = (u64)entry;			/* rbx: the C entry */
+	*--sp = 0;				/* r12 */
+	*--sp = 0;				/* r13 */
+	*--sp = 0;				/* r14 */
+	*--sp = 0;				/* r15 */
+	return (unsigned long)sp;
+}

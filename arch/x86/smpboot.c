@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Application-processor bring-up: copy the trampoline below 1 MiB, then
+ * for each enabled CPU in the MADT fill in the bootstrap arguments, send
+ * INIT-SIPI-SIPI and wait (bounded) for the AP to say it is alive.  One AP
+ * at a time, so one argument block suffices.
+ */
+#include "arch/x86/acpi.h"
+#include "arch/x86/arch.h"
+#include "arch/x86/asm.h"
+#include "arch/x86/lapic.h"
+#include "kernel/barrier.h"
+#include "kernel/boot.h"
+#include "kernel/bug.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+#define TRAMPOLINE_BASE	0x8000
+#define ARGS_OFFSET	0x800		/* ARGS_OFFSET in boot/trampoline.asm */
+#define AP_TIMEOUT_MS	2000
+
+/* Layout shared with boot/trampoline.asm; see the comment there. */
+struct ap_boot_args {
+	u64 cr3;		/* +0 */
+	u64 stack;		/* +8 */
+	u64 entry;		/* +16 */
+	u32 cpu;		/* +24 */
+	u32 alive;		/* +28: written by ap_entry() */
+} __packed;
+
+_Static_assert(sizeof(struct ap_boot_args) == 32, "trampoline args layout");
+
+extern char __trampoline_start[], __trampoline_end[];
+
+static struct ap_boot_args *const ap_args =
+	(struct ap_boot_args *)(TRAMPOLINE_BASE + ARGS_OFFSET);
+
+void arch_percpu_set_base(struct percpu *pc);
+
+static void delay_us(u64 us)
+{
+	u64 end = rdtsc() + us * arch_cycles_per_us();
+
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+static __noreturn void ap_entry(u32 cpu)
+{
+	arch_percpu_set_base(per_cpu_area(cpu));
+	/* Handshake: the BSP may reuse the argument block from now on. */
+	smp_store_release(&ap_args->alive, 1);
+	cpu_start((int)cpu);
+	panic("cpu_start returned on cpu%u", cpu);
+}
+
+static bool start_ap(int cpu, u32 apic_id)
+{
+	size_t size;
+	void *stack = arch_alloc_stack(&size);
+
+	ap_args->cr3 = read_cr3();
+	ap_args->stack = (u64)stack + size;
+	ap_args->entry = (u64)ap_entry;
+	ap_args->cpu = (u32)cpu;
+	WRITE_ONCE(ap_args->alive, 0);
+	per_cpu_area(cpu)->apic_id = apic_id;
+
+	lapic_send_icr(apic_id, ICR_DELIVERY_INIT | ICR_LEVEL_ASSERT |
+		       ICR_TRIGGER_LEVEL);
+	delay_us(10000);
+	for (int i = 0; i < 2; i++) {
+		lapic_send_icr(apic_id, ICR_DELIVERY_STARTUP |
+			       (TRAMPOLINE_BASE >> 12));
+		delay_us(200);
+	}
+	for (u64 t = 0; t < AP_TIMEOUT_MS * 10; t++) {
+		if (smp_load_acquire(&ap_args->alive))
+			return true;
+		delay_us(100);
+	}
+	return false;
+}
+
+void arch_start_secondaries(void)
+{
+	u32 self = lapic_id();
+	int cpu = 1;
+
+	memcpy((void *)TRAMPOLINE_BASE, __trampoline_start,
+	       __trampoline_end - __trampoline_start);
+	for (int i = 0; i < acpi_platform.nr_cpus; i++) {
+		u32 id = acpi_platform.apic_ids[i];
+
+		if (id == self)
+			continue;
+		if (cpu >= NR_CPUS) {
+			printk("smp: NR_CPUS=%d reached, APIC %u left off\n",
+			       NR_CPUS, id);
+			break;
+		}
+		if (!start_ap(cpu, id))
+			panic("smp: AP cpu%d (APIC %u) did not come up within %d ms",
+			      cpu, id, AP_TIMEOUT_MS);
+		/* Wait for it to be fully online before reusing the block. */
+		for (u64 t = 0; !cpu_online(cpu); t++) {
+			if (t > AP_TIMEOUT_MS * 10ULL)
+				panic("smp: cpu%d (APIC %u) started but never came online",
+				      cpu, id);
+			delay_us(100);
+		}
+		cpu++;
+	}
+	printk("smp: %u CPUs online\n", num_online_cpus());
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The idle loop and tickless idle.  With nothing to run and no RCU
+ * callbacks, the CPU stops its tick, tells RCU it is entering dynticks
+ * idle (rcu_enter_nohz(): from here on RCU need not wait for it), and
+ * sleeps in hlt.  An interrupt that wakes nothing returns here and the
+ * CPU goes back to sleep with the tick still stopped; only when there is
+ * work (a runnable thread, or RCU callbacks queued by a handler) does it
+ * leave: rcu_exit_nohz(), then the tick restarts.
+ */
+#include "arch/x86/arch.h"
+#include "kernel/irq.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "rcu/rcupdate.h"
+
+bool local_softirq_pending(void);
+
+static bool idle_has_work(int cpu)
+{
+	return this_cpu_read(need_resched) || local_softirq_pending() ||
+	       rcu_needs_cpu(cpu);
+}
+
+static void idle_nohz(int cpu)
+{
+	struct percpu *pc = this_cpu();
+
+	/* IRQs are off from the check to hlt: a wake-up cannot slip in. */
+	tick_nohz_stop();
+	pc->stats.idle_enter++;
+	pc->idle_since_ns = ktime_get_ns();
+	rcu_enter_nohz();
+	WRITE_ONCE(pc->in_idle, 1);
+	while (!idle_has_work(cpu)) {
+		arch_idle_sleep();	/* sti; hlt: handlers run here */
+		local_irq_disable();
+	}
+	WRITE_ONCE(pc->in_idle, 0);
+	rcu_exit_nohz();
+	pc->stats.idle_exit++;
+	pc->stats.idle_ns += ktime_get_ns() - pc->idle_since_ns;
+	tick_nohz_restart();
+}
+
+__noreturn void cpu_idle_loop(void)
+{
+	int cpu = raw_smp_processor_id();
+
+	for (;;) {
+		local_irq_disable();
+		if (!idle_has_work(cpu)) {
+			if (nohz_enabled)
+				idle_nohz(cpu);
+			else
+				arch_idle_sleep();	/* tick keeps running */
+		}
+		local_irq_enable();
+		printk_flush_nmi();
+		if (this_cpu_read(need_resched))
+			schedule();
+	}
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq_enter/irq_exit and nmi_enter/nmi_exit, and interrupt dispatch.
+ *
+ * rcu_irq_enter() runs before the hardirq count is raised, and
+ * rcu_irq_exit() after it is dropped: rcu_irq_enter() uses in_interrupt()
+ * to tell the outermost handler (which may have to mark the CPU non-idle
+ * by making dynticks_progress_counter odd) from nested ones, and it could
+ * not if the count were already raised.  Deferred work runs between the
+ * two, so RCU still sees the CPU as non-idle while callbacks run.
+ */
+#include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "rcu/rcupdate.h"
+
+static irq_handler_t irq_handlers[NR_IRQ_KINDS];
+static void (*nmi_handlers[NR_NMI_HANDLERS])(void);
+
+void do_softirq(void);
+bool local_softirq_pending(void);
+void preempt_schedule_irq(void);
+
+void request_irq(enum irq_kind kind, irq_handler_t handler)
+{
+	WRITE_ONCE(irq_handlers[kind], handler);
+}
+
+void register_nmi_handler(void (*fn)(void))
+{
+	for (int i = 0; i < NR_NMI_HANDLERS; i++)
+		if (__atomic_compare_exchange_n(&nmi_handlers[i],
+						&(void (*)(void)){ NULL }, fn,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return;
+	panic("register_nmi_handler: all %d slots taken", NR_NMI_HANDLERS);
+}
+
+void unregister_nmi_handler(void (*fn)(void))
+{
+	for (int i = 0; i < NR_NMI_HANDLERS; i++)
+		if (READ_ONCE(nmi_handlers[i]) == fn)
+			WRITE_ONCE(nmi_handlers[i], NULL);
+}
+
+static void count_entry(u64 *from_idle)
+{
+	/* Dynticks-idle: in the idle loop's sleep, and not in a handler. */
+	if (this_cpu_read(in_idle) && !in_interrupt())
+		(*from_idle)++;
+}
+
+void irq_enter(void)
+{
+	count_entry(&this_cpu()->stats.irqs_from_idle);
+	rcu_irq_enter();
+	preempt_count_add(HARDIRQ_OFFSET);
+	/* The compiler must not hoist the handler above the count. */
+	barrier();
+	struct cpu_stats *st = &this_cpu()->stats;
+	u32 depth = hardirq_count() >> HARDIRQ_SHIFT;
+
+	st->irqs++;
+	if (depth > st->max_irq_depth)
+		st->max_irq_depth = depth;
+}
+
+void irq_exit(void)
+{
+	barrier();
+	preempt_count_sub(HARDIRQ_OFFSET);
+	/* Outermost level only: deferred work must not nest in a handler. */
+	if (!in_interrupt() && local_softirq_pending())
+		do_softirq();
+	rcu_irq_exit();
+}
+
+void nmi_enter(void)
+{
+	count_entry(&this_cpu()->stats.nmis_from_idle);
+	rcu_irq_enter();
+	/* NMIs count as hardirq too, so in_interrupt() is true inside. */
+	preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
+	barrier();
+	this_cpu()->stats.nmis++;
+}
+
+void nmi_exit(void)
+{
+	barrier();
+	preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
+	rcu_irq_exit();
+}
+
+void handle_irq(int kind, bool interrupted_irqs_on)
+{
+	irq_handler_t h = READ_ONCE(irq_handlers[kind]);
+
+	irq_enter();
+	if (h)
+		h();
+	arch_eoi();
+	irq_exit();
+	/*
+	 * Preempt on the way out if the interrupted code could have been
+	 * preempted anyway (IRQs on, count zero) and a reschedule is due.
+	 */
+	if (interrupted_irqs_on && preempt_count() == 0 &&
+	    this_cpu_read(need_resched))
+		preempt_schedule_irq();
+}
+
+void handle_nmi(void)
+{
+	nmi_enter();
+	for (int i = 0; i < NR_NMI_HANDLERS; i++) {
+		void (*fn)(void) = READ_ONCE(nmi_handlers[i]);
+
+		if (fn)
+			fn();
+	}
+	nmi_exit();
+}

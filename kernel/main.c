@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel_main: the boot CPU's C entry, and cpu_start(): the one per-CPU
+ * init path that the boot CPU and every AP take.
+ */
+#include "arch/x86/arch.h"
+#include "kernel/boot.h"
+#include "kernel/bug.h"
+#include "kernel/mm.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
+#include "rcu/rcupdate.h"
+
+void arch_percpu_set_base(struct percpu *pc);
+void tsc_mark_boot(void);
+bool cmdline_parse(const char *cmdline);
+bool ktap_check_selection(void);
+void ktap_start(void);
+void sched_init(void);
+void sched_init_cpu(int cpu);
+void smp_init(void);
+void softirq_init_cpu(int cpu);
+void set_cpu_online(int cpu);
+__noreturn void cpu_idle_loop(void);
+
+static struct boot_info boot_info;
+
+void cpu_start(int cpu)
+{
+	struct percpu *pc = per_cpu_area(cpu);
+
+	pc->cpu = cpu;
+	arch_cpu_init(pc);		/* GDT/TSS, IDT, local APIC */
+	sched_init_cpu(cpu);		/* this context becomes idle/N */
+	tick_init_cpu(cpu);		/* periodic scheduling-clock tick */
+	set_cpu_online(cpu);
+	softirq_init_cpu(cpu);		/* ksoftirqd/N */
+	printk("cpu%d: online, APIC ID %u\n", cpu, pc->apic_id);
+	local_irq_enable();
+	cpu_idle_loop();
+}
+
+void kernel_main(u64 magic, u64 mbi)
+{
+	arch_percpu_set_base(per_cpu_area(0));	/* before any lock */
+	tsc_mark_boot();
+	arch_console_init();			/* COM1 */
+	printk("dynrcu: booting\n");
+	arch_boot_info(&boot_info, magic, mbi);	/* multiboot2 tags */
+	if (!cmdline_parse(boot_info.cmdline) || !ktap_check_selection()) {
+		printk("dynrcu: bad kernel command line, stopping\n");
+		arch_exit(false);
+	}
+	mm_init(&boot_info);			/* frame allocator */
+	arch_init(&boot_info);			/* ACPI, PIC, APIC, calibration */
+	sched_init();				/* run queues */
+	smp_init();				/* cross-CPU function calls */
+	rcu_init();				/* preemptable RCU */
+	ktap_start();				/* queued for cpu0 */
+	arch_start_secondaries();		/* INIT-SIPI-SIPI each AP */
+	cpu_start(0);				/* never returns */
+}

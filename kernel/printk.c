@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk and the console.  Normal contexts serialise on console_lock with
+ * IRQs off.  NMI context must never take a lock (the NMI may have
+ * interrupted the holder), so it appends to a per-CPU single-producer
+ * ring instead; printk_flush_nmi() drains the rings under the lock.
+ */
+#include "arch/x86/arch.h"
+#include "kernel/barrier.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
+
+#define LINE_MAX	512
+#define NMI_BUF_SIZE	4096
+
+static struct spinlock console_lock = SPINLOCK_INIT("console");
+
+struct nmi_buf {
+	u32 head;		/* written by the NMI on this CPU only */
+	u32 tail;		/* advanced by the flusher, under console_lock */
+	char data[NMI_BUF_SIZE];
+} __cacheline_aligned;
+
+static struct nmi_buf nmi_bufs[NR_CPUS];
+
+static void console_write(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			arch_console_putc('\r');
+		arch_console_putc(*s);
+	}
+}
+
+static int format_line(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	u64 ns = ktime_get_ns();
+	int n = snprintf(buf, size, "[%5u.%06u] cpu%d: ",
+			 (unsigned int)(ns / NSEC_PER_SEC),
+			 (unsigned int)(ns % NSEC_PER_SEC / NSEC_PER_USEC),
+			 raw_smp_processor_id());
+
+	if (n < (int)size)
+		vsnprintf(buf + n, size - n, fmt, ap);
+	return n;
+}
+
+static void nmi_buf_append(const char *s)
+{
+	struct nmi_buf *b = &nmi_bufs[raw_smp_processor_id()];
+	u32 head = b->head;
+
+	for (; *s; s++) {
+		/* Drop what does not fit: an NMI cannot wait for space. */
+		if (head - READ_ONCE(b->tail) >= NMI_BUF_SIZE)
+			break;
+		b->data[head % NMI_BUF_SIZE] = *s;
+		head++;
+	}
+	/* The flusher reads data[] only up to head: publish data first. */
+	smp_store_release(&b->head, head);
+}
+
+static void __flush_nmi_locked(void)
+{
+	char c[2] = { 0, 0 };
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct nmi_buf *b = &nmi_bufs[cpu];
+		u32 head = smp_load_acquire(&b->head);
+
+		while (b->tail != head) {
+			c[0] = b->data[b->tail % NMI_BUF_SIZE];
+			console_write(c);
+			b->tail++;
+		}
+	}
+}
+
+void printk_flush_nmi(void)
+{
+	unsigned long flags;
+
+	if (in_nmi())
+		return;
+	spin_lock_irqsave(&console_lock, flags);
+	__flush_nmi_locked();
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+static void vprintk_raw(bool prefix, const char *fmt, va_list ap)
+{
+	char line[LINE_MAX];
+	unsigned long flags;
+
+	if (prefix)
+		format_line(line, sizeof(line), fmt, ap);
+	else
+		vsnprintf(line, sizeof(line), fmt, ap);
+	if (in_nmi()) {
+		nmi_buf_append(line);
+		return;
+	}
+	spin_lock_irqsave(&console_lock, flags);
+	__flush_nmi_locked();
+	console_write(line);
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+void printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintk_raw(true, fmt, ap);
+	va_end(ap);
+}
+
+void cprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintk_raw(false, fmt, ap);
+	va_end(ap);
+}
+
+/* For panic: write without the lock, which the dying CPU may hold. */
+void console_emergency_write(const char *s)
+{
+	console_write(s);
+}

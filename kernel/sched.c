@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler: per-CPU FIFO run queues of kernel threads, round-robin
+ * with a time slice enforced from the tick, plus an idle thread per CPU.
+ *
+ * Switching: __schedule() runs with IRQs off and takes its run queue's
+ * lock; the lock is held across arch_switch_to() and dropped by the task
+ * switched to (finish_task_switch()), as in Linux, so no other CPU can
+ * see a half-switched task.  A task leaving a CPU for another (pinning,
+ * roaming) is queued on the new CPU only in finish_task_switch(), once
+ * its registers are saved.
+ */
+#include "arch/x86/arch.h"
+#include "kernel/barrier.h"
+#include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/mm.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+
+#define TIME_SLICE_NS	(10 * NSEC_PER_MSEC)
+
+struct runqueue {
+	struct spinlock lock;
+	struct list_head tasks;
+	unsigned int nr_running;
+	struct task *prev;		/* for finish_task_switch() */
+	int prev_dest;			/* CPU prev moves to, or -1 */
+} __cacheline_aligned;
+
+static struct runqueue runqueues[NR_CPUS];
+static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static struct spinlock tasklist_lock = SPINLOCK_INIT("tasklist");
+static int next_pid = 1;
+static struct task idle_tasks[NR_CPUS];
+
+void sched_init(void)
+{
+	for (int i = 0; i < NR_CPUS; i++) {
+		spin_lock_init(&runqueues[i].lock, "runqueue");
+		INIT_LIST_HEAD(&runqueues[i].tasks);
+	}
+}
+
+static void task_list_add(struct task *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->pid = next_pid++;
+	list_add_tail(&t->all_list, &all_tasks);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* The code running cpu_start() becomes that CPU's idle task. */
+void sched_init_cpu(int cpu)
+{
+	struct task *idle = &idle_tasks[cpu];
+	struct percpu *pc = per_cpu_area(cpu);
+
+	idle->state = TASK_RUNNING;
+	idle->cpu = cpu;
+	idle->pinned_cpu = cpu;
+	snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
+	task_list_add(idle);
+	pc->idle = idle;
+	pc->current = idle;
+}
+
+static void enqueue(struct task *t, int cpu)
+{
+	struct runqueue *rq = &runqueues[cpu];
+
+	t->cpu = cpu;
+	t->on_rq = 1;
+	list_add_tail(&t->run_list, &rq->tasks);
+	rq->nr_running++;
+}
+
+/*
+ * Make t runnable on cpu: queue it and poke that CPU.  Caller has IRQs
+ * off.  A remote or idle CPU gets a reschedule IPI: it may be halted.
+ */
+static void activate(struct task *t, int cpu)
+{
+	struct runqueue *rq = &runqueues[cpu];
+
+	spin_lock(&rq->lock);
+	enqueue(t, cpu);
+	WRITE_ONCE(per_cpu_area(cpu)->need_resched, 1);
+	spin_unlock(&rq->lock);
+	if (cpu != raw_smp_processor_id())
+		arch_send_ipi(cpu, IRQ_RESCHEDULE);
+}
+
+static int pick_cpu(struct task *t)
+{
+	static int rr;
+
+	if (t->pinned_cpu != ANY_CPU)
+		return t->pinned_cpu;
+	/* Spread new threads round-robin over the online CPUs. */
+	for (;;) {
+		int c = __atomic_fetch_add(&rr, 1, __ATOMIC_RELAXED) % NR_CPUS;
+
+		if (cpu_online(c))
+			return c;
+	}
+}
+
+static void kthread_start(void)
+{
+	void finish_task_switch(void);
+	struct task *self;
+
+	finish_task_switch();
+	self = current;
+	local_irq_enable();
+	self->fn(self->arg);
+	/* Exit: never scheduled again; its stack slot is not reclaimed. */
+	local_irq_disable();
+	self->state = TASK_DEAD;
+	schedule();
+	panic("dead task %s scheduled", self->name);
+}
+
+struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,
+			 const char *name)
+{
+	struct task *t = kmalloc(sizeof(*t));
+	size_t size;
+	unsigned long flags;
+
+	if (!t)
+		panic("kthread_run: out of memory for %s", name);
+	BUG_ON(cpu != ANY_CPU && !cpu_online(cpu) && cpu != raw_smp_processor_id());
+	t->stack = arch_alloc_stack(&size);
+	t->ksp = arch_task_stack_init((char *)t->stack + size, kthread_start);
+	t->fn = fn;
+	t->arg = arg;
+	t->pinned_cpu = cpu;
+	t->state = TASK_RUNNING;
+	strlcpy(t->name, name, sizeof(t->name));
+	task_list_add(t);
+	local_irq_save(flags);
+	activate(t, pick_cpu(t));
+	local_irq_restore(flags);
+	return t;
+}
+
+void kthread_set_roaming(struct task *t, int roaming)
+{
+	WRITE_ONCE(t->roaming, roaming);
+}
+
+static int next_online_cpu(int cpu)
+{
+	for (int i = 1; i <= NR_CPUS; i++)
+		if (cpu_online((cpu + i) % NR_CPUS))
+			return (cpu + i) % NR_CPUS;
+	return cpu;
+}
+
+void finish_task_switch(void)
+{
+	struct runqueue *rq = &runqueues[raw_smp_processor_id()];
+	struct task *prev = rq->prev;
+	int dest = rq->prev_dest;
+
+	rq->prev = NULL;
+	/* Under the lock: wake_up_process() decides on on_cpu holding it. */
+	WRITE_ONCE(prev->on_cpu, 0);
+	/* Keep preemption off: the count must be as __schedule() left it. */
+	__spin_release(&rq->lock);
+	if (dest >= 0) {
+		/* prev's registers are saved: another CPU may run it now. */
+		activate(prev, dest);
+	}
+	preempt_count_sub(PREEMPT_OFFSET);
+}
+
+/* IRQs off on entry and exit. */
+static void __schedule(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct runqueue *rq = &runqueues[cpu];
+	struct percpu *pc = this_cpu();
+	struct task *prev = pc->current, *next;
+
+	spin_lock(&rq->lock);
+	pc->need_resched = 0;
+	rq->prev_dest = -1;
+	if (prev->state == TASK_RUNNING && prev != pc->idle) {
+		int dest = cpu;
+
+		if (prev->pinned_cpu != ANY_CPU)
+			dest = prev->pinned_cpu;
+		else if (READ_ONCE(prev->roaming))
+			dest = next_online_cpu(cpu);
+		if (dest == cpu)
+			enqueue(prev, cpu);
+		else
+			rq->prev_dest = dest;
+	}
+	if (!list_empty(&rq->tasks)) {
+		next = list_first_entry(&rq->tasks, struct task, run_list);
+		list_del_init(&next->run_list);
+		next->on_rq = 0;
+		rq->nr_running--;
+	} else {
+		next = pc->idle;
+	}
+	next->slice_end_ns = ktime_get_ns() + TIME_SLICE_NS;
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		return;
+	}
+	next->cpu = cpu;
+	next->on_cpu = 1;
+	next->ran_on_mask |= 1ULL << cpu;
+	next->nr_switches++;
+	rq->prev = prev;
+	this_cpu_write(current, next);
+	arch_switch_to(&prev->ksp, next->ksp);
+	finish_task_switch();
+}
+
+void schedule(void)
+{
+	unsigned long flags;
+
+	if (unlikely(preempt_count() & ~PREEMPT_MASK) ||
+	    unlikely((preempt_count() & PREEMPT_MASK) != 0))
+		panic("BUG: scheduling while atomic: %s, preempt_count %x",
+		      current->name, preempt_count());
+	local_irq_save(flags);
+	__schedule();
+	local_irq_restore(flags);
+}
+
+void preempt_schedule(void)
+{
+	if (preempt_count() || irqs_disabled())
+		return;
+	schedule();
+}
+
+/* From interrupt return: IRQs off, count zero, the frame on our stack. */
+void preempt_schedule_irq(void)
+{
+	do {
+		__schedule();
+	} while (this_cpu_read(need_resched));
+}
+
+void yield(void)
+{
+	this_cpu_write(need_resched, 1);
+	schedule();
+}
+
+void set_current_state(int state)
+{
+	WRITE_ONCE(current->state, state);
+	/*
+	 * Order the state store before the caller's load of its wake-up
+	 * condition; pairs with the waker's condition store, then its
+	 * (locked, hence fully ordered) state compare-and-swap.
+	 */
+	smp_mb();
+}
+
+int wake_up_process(struct task *t)
+{
+	unsigned long flags;
+	int cpu, woke = 0;
+
+	local_irq_save(flags);
+	/* A sleeping task's cpu is stable: it only changes while it runs. */
+	cpu = READ_ONCE(t->cpu);
+	struct runqueue *rq = &runqueues[cpu];
+
+	spin_lock(&rq->lock);
+	if (__atomic_compare_exchange_n(&t->state, &(int){ TASK_SLEEPING },
+					TASK_RUNNING, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST)) {
+		woke = 1;
+		/*
+		 * Still on its CPU (it has not finished switching out): its
+		 * own __schedule() sees RUNNING and requeues it, and holding
+		 * rq->lock means it cannot be half way through that.
+		 */
+		if (!READ_ONCE(t->on_cpu)) {
+			enqueue(t, cpu);
+			WRITE_ONCE(per_cpu_area(cpu)->need_resched, 1);
+		} else {
+			woke = 2;
+		}
+	}
+	spin_unlock(&rq->lock);
+	if (woke == 1 && cpu != raw_smp_processor_id())
+		arch_send_ipi(cpu, IRQ_RESCHEDULE);
+	local_irq_restore(flags);
+	return woke != 0;
+}
+
+void sched_for_each_task(void (*fn)(struct task *t, void *arg), void *arg)
+{
+	unsigned long flags;
+	struct task *t;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(t, &all_tasks, all_list)
+		fn(t, arg);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+void scheduler_tick(void)
+{
+	struct task *t = current;
+
+	if (t != this_cpu()->idle && ktime_get_ns() >= t->slice_end_ns &&
+	    !list_empty(&runqueues[raw_smp_processor_id()].tasks))
+		this_cpu_write(need_resched, 1);
+	/* Roamers move on at every tick so they migrate often. */
+	if (READ_ONCE(t->roaming) && num_online_cpus() > 1)
+		this_cpu_write(need_resched, 1);
+}
+
+int smp_processor_id(void)
+{
+	if (unlikely(preemptible()) && current->pinned_cpu == ANY_CPU)
+		panic("BUG: smp_processor_id() in preemptible code: %s",
+		      current->name);
+	return raw_smp_processor_id();
+}

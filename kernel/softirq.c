@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferred work.  Pending bits are per CPU.  They run at the outermost
+ * irq_exit() with IRQs on and the softirq count raised (so in_interrupt()
+ * is true and handlers that interrupt them count as nested), or in the
+ * per-CPU ksoftirqd thread when raised from task context or when they
+ * keep re-raising themselves.
+ */
+#include "kernel/irq.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/softirq.h"
+
+#define MAX_SOFTIRQ_RESTART	10
+
+static void (*softirq_vec[NR_SOFTIRQS])(void);
+static u32 softirq_pending[NR_CPUS];
+static struct task *ksoftirqd[NR_CPUS];
+
+void open_softirq(int nr, void (*action)(void))
+{
+	softirq_vec[nr] = action;
+}
+
+bool local_softirq_pending(void)
+{
+	return READ_ONCE(softirq_pending[raw_smp_processor_id()]) != 0;
+}
+
+void raise_softirq(int nr)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	int cpu = raw_smp_processor_id();
+
+	softirq_pending[cpu] |= 1U << nr;
+	/* Outside interrupt context nobody runs it at irq_exit: wake the
+	 * thread. */
+	if (!in_interrupt() && ksoftirqd[cpu])
+		wake_up_process(ksoftirqd[cpu]);
+	local_irq_restore(flags);
+}
+
+/* Called with IRQs off; returns with IRQs off. */
+void do_softirq(void)
+{
+	int cpu = raw_smp_processor_id();
+
+	preempt_count_add(SOFTIRQ_OFFSET);
+	for (int i = 0; i < MAX_SOFTIRQ_RESTART; i++) {
+		u32 pending = softirq_pending[cpu];
+
+		if (!pending)
+			break;
+		softirq_pending[cpu] = 0;
+		local_irq_enable();
+		for (int nr = 0; nr < NR_SOFTIRQS; nr++)
+			if ((pending & (1U << nr)) && softirq_vec[nr])
+				softirq_vec[nr]();
+		local_irq_disable();
+	}
+	preempt_count_sub(SOFTIRQ_OFFSET);
+	if (softirq_pending[cpu] && ksoftirqd[cpu])
+		wake_up_process(ksoftirqd[cpu]);
+}
+
+static int ksoftirqd_fn(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	for (;;) {
+		local_irq_disable();
+		if (!softirq_pending[cpu]) {
+			set_current_state(TASK_SLEEPING);
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		do_softirq();
+		local_irq_enable();
+	}
+	return 0;
+}
+
+void softirq_init_cpu(int cpu)
+{
+	ksoftirqd[cpu] = kthread_run(ksoftirqd_fn, (void *)(long)cpu, cpu,
+				     "ksoftirqd");
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timers and the tick.  Each CPU keeps its pending timers sorted by
+ * expiry; only that CPU touches its list, with IRQs off, so no lock is
+ * needed.  The LAPIC timer interrupt does two jobs: run expired timers,
+ * and, if the periodic tick is on, the scheduling-clock work (RCU's
+ * rcu_check_callbacks() and the scheduler's time slice).
+ */
+#include "arch/x86/arch.h"
+#include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/param.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "rcu/rcupdate.h"
+
+unsigned int tick_hz = 1000;
+kparam_uint("hz", tick_hz, 10, 10000, "scheduling-clock tick frequency");
+unsigned int nohz_enabled = 1;
+kparam_bool("nohz", nohz_enabled, "stop the tick in idle (tickless idle)");
+
+static struct list_head timer_lists[NR_CPUS];
+
+void scheduler_tick(void);
+
+void timer_init(struct timer *t, void (*fn)(struct timer *t))
+{
+	t->fn = fn;
+	t->cpu = -1;
+	INIT_LIST_HEAD(&t->node);
+}
+
+void add_timer(struct timer *t, u64 expires_ns)
+{
+	unsigned long flags;
+	struct timer *pos;
+
+	local_irq_save(flags);
+	int cpu = raw_smp_processor_id();
+	struct list_head *head = &timer_lists[cpu];
+
+	BUG_ON(t->cpu != -1);
+	t->expires_ns = expires_ns;
+	t->cpu = cpu;
+	list_for_each_entry(pos, head, node)
+		if (pos->expires_ns > expires_ns)
+			break;
+	list_add_tail(&t->node, &pos->node);	/* before pos: sorted */
+	if (this_cpu()->tick_stopped)
+		tick_nohz_reprogram();
+	local_irq_restore(flags);
+}
+
+bool del_timer(struct timer *t)
+{
+	unsigned long flags;
+	bool pending;
+
+	local_irq_save(flags);
+	pending = t->cpu != -1;
+	if (pending) {
+		BUG_ON(t->cpu != raw_smp_processor_id());
+		list_del_init(&t->node);
+		t->cpu = -1;
+	}
+	local_irq_restore(flags);
+	return pending;
+}
+
+static void run_timers(int cpu)
+{
+	struct list_head *head = &timer_lists[cpu];
+	u64 now = ktime_get_ns();
+
+	while (!list_empty(head)) {
+		struct timer *t = list_first_entry(head, struct timer, node);
+
+		if (t->expires_ns > now)
+			break;
+		list_del_init(&t->node);
+		t->cpu = -1;
+		t->fn(t);
+	}
+}
+
+static void timer_interrupt(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct percpu *pc = this_cpu();
+
+	run_timers(cpu);
+	if (pc->tick_stopped) {
+		tick_nohz_reprogram();
+		return;
+	}
+	pc->stats.ticks++;
+	rcu_check_callbacks(cpu);
+	scheduler_tick();
+}
+
+void tick_init_cpu(int cpu)
+{
+	INIT_LIST_HEAD(&timer_lists[cpu]);
+	if (cpu == 0)
+		request_irq(IRQ_TIMER, timer_interrupt);
+	arch_timer_periodic(tick_hz);
+}
+
+void tick_nohz_reprogram(void)
+{
+	struct list_head *head = &timer_lists[raw_smp_processor_id()];
+
+	if (list_empty(head)) {
+		arch_timer_stop();
+		return;
+	}
+	u64 now = ktime_get_ns();
+	u64 exp = list_first_entry(head, struct timer, node)->expires_ns;
+
+	arch_timer_oneshot(exp > now ? exp - now : 1);
+}
+
+void tick_nohz_stop(void)
+{
+	this_cpu()->tick_stopped = 1;
+	tick_nohz_reprogram();
+}
+
+void tick_nohz_restart(void)
+{
+	this_cpu()->tick_stopped = 0;
+	arch_timer_periodic(tick_hz);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU timers and the scheduling-clock tick.  A timer runs its function
+ * in hardirq context on the CPU it was added on.  While the tick runs,
+ * timers are checked every tick; while it is stopped (tickless idle) the
+ * local timer is programmed one-shot for the earliest timer, or left off.
+ */
+#ifndef KERNEL_TIMER_H
+#define KERNEL_TIMER_H
+
+#include "kernel/list.h"
+
+struct timer {
+	u64 expires_ns;
+	void (*fn)(struct timer *t);
+	struct list_head node;
+	int cpu;		/* -1 when not pending */
+};
+
+void timer_init(struct timer *t, void (*fn)(struct timer *t));
+/* Arm on this CPU, to fire at ktime_get_ns() >= expires_ns. */
+void add_timer(struct timer *t, u64 expires_ns);
+/* Disarm if pending on this CPU; returns whether it was pending. */
+bool del_timer(struct timer *t);
+
+void tick_init_cpu(int cpu);
+/* Idle loop: stop the periodic tick / restart it. */
+void tick_nohz_stop(void);
+void tick_nohz_restart(void);
+/* Reprogram the one-shot for the earliest timer (tick stopped). */
+void tick_nohz_reprogram(void);
+/* nohz=off keeps the tick running in idle. */
+extern unsigned int nohz_enabled;
+
+#endif
