@@ -266,6 +266,19 @@ void spin_unlock(struct spinlock *lock)
 	preempt_count_sub(PREEMPT_OFFSET);
 }
 
+void __spin_release(struct spinlock *lock)
+{
+	if (lock->owner_cpu != shim_cpu)
+		panic("__spin_release(%s) by cpu %d, owner %d", lock->name,
+		      shim_cpu, lock->owner_cpu);
+	lock->owner_cpu = -1;
+}
+
+void preempt_enable_after_unlock(void)
+{
+	preempt_count_sub(PREEMPT_OFFSET);
+}
+
 bool spin_trylock(struct spinlock *lock)
 {
 	if (lock->owner_cpu != -1)
