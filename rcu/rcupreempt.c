@@ -367,8 +367,7 @@ static void rcu_try_flip(void)
 		rcu_stall_check(ktime_get_ns());
 	}
 
-	spin_unlock(&rcu_ctrlblk.fliplock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rcu_ctrlblk.fliplock, flags);
 }
 
 /* If the flip machine asked this CPU for a memory barrier, do it. */
@@ -422,16 +421,14 @@ void rcu_process_callbacks(void)
 	spin_lock(&rdp->lock);
 	list = rdp->donelist;
 	if (list == NULL) {
-		spin_unlock(&rdp->lock);
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&rdp->lock, flags);
 		return;
 	}
 	rdp->donelist = NULL;
 	rdp->donetail = &rdp->donelist;
 	/* rcu_barrier() must not miss callbacks that are in our hands. */
 	rdp->invoking++;
-	spin_unlock(&rdp->lock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rdp->lock, flags);
 
 	while (list) {
 		next = list->next;
@@ -467,8 +464,8 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 	__rcu_advance_callbacks(rdp);
 	*rdp->nexttail = head;
 	rdp->nexttail = &head->next;
-	spin_unlock(&rdp->lock);
-	local_irq_restore(flags);
+	/* Pairs with local_irq_save() + spin_lock(), as spin_lock_irqsave(). */
+	spin_unlock_irqrestore(&rdp->lock, flags);
 }
 
 struct rcu_synchronize {
