@@ -70,6 +70,14 @@ long rcu_batches_completed(void)
  * complete, balanced inc/dec of this CPU's rcu_flipctr[] (it is not).
  * Every step below is one READ_ONCE()/WRITE_ONCE(), in an order chosen so
  * that an NMI reader landing between any two of them is harmless.
+ *
+ * No CPU memory barrier on the read side: ordering against the flip
+ * machine comes from the other end.  The tick's acknowledgement (two mbs
+ * in __rcu_advance_callbacks()) separates this CPU's uses of the old index
+ * from its uses of the new one, and the waitmb state makes every CPU
+ * execute an mb after the old counters were seen to sum to zero, before
+ * callbacks run.  Readers therefore cost two counter updates and an
+ * interrupt disable/enable, nothing more.
  */
 void rcu_read_lock(void)
 {
