@@ -759,6 +759,48 @@ static void test_flip_machine(void)
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
 }
 
+/*
+ * The article's liveness model: a CPU that was busy at the snapshot
+ * (snap odd) and then goes idle (curr = snap + 1, even) without ever
+ * ticking again must be excused, in waitack and in waitmb.
+ */
+static void test_liveness_cpu_goes_idle(void)
+{
+	struct tcb c;
+	int i;
+
+	cur_test = "liveness_cpu_goes_idle";
+	sim_boot(2);
+	tcb_queue(&c, 0);
+	sim_tick(0);
+	CHECK(state() == rcu_try_flip_waitack_state, "flipped (%s)",
+	      rcu_try_flip_state_name(state()));
+	CHECK(rdp(1)->rcu_dyntick_snapshot == 1, "cpu 1 busy at the snapshot");
+	sim_idle_enter(1);	/* snap = 1, curr = 2: never ticks again */
+	for (i = 0; i < 3 && state() == rcu_try_flip_waitack_state; i++)
+		sim_tick(0);
+	CHECK(state() != rcu_try_flip_waitack_state,
+	      "waitack must not wait for a CPU that went idle (%s)",
+	      rcu_try_flip_state_name(state()));
+	sim_idle_exit(1);
+	sim_tick(1);		/* busy again, acks, catches up */
+	for (i = 0; i < 10 && state() != rcu_try_flip_waitmb_state; i++)
+		sim_tick(0);
+	CHECK(state() == rcu_try_flip_waitmb_state, "reached waitmb (%s)",
+	      rcu_try_flip_state_name(state()));
+	CHECK(rdp(1)->rcu_mb_flag == rcu_mb_needed, "cpu 1 owes an mb");
+	sim_idle_enter(1);	/* the idle entry's mb pays the debt */
+	for (i = 0; i < 3 && state() == rcu_try_flip_waitmb_state; i++)
+		sim_tick(0);
+	CHECK(state() == rcu_try_flip_idle_state,
+	      "waitmb must not wait for a CPU that went idle (%s)",
+	      rcu_try_flip_state_name(state()));
+	for (i = 0; i < 50 && !c.invoked; i++)
+		sim_tick(0);
+	CHECK(c.invoked == 1, "callback ran with cpu 1 idle (%d)", c.invoked);
+	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
+}
+
 /* Many grace periods with only one CPU ticking: idle CPUs excused. */
 static void test_idle_cpus_excused(void)
 {
@@ -1109,6 +1151,7 @@ int main(int argc, char **argv)
 	test_nmi_interleave();
 	test_nmi_reader_interleave();
 	test_flip_machine();
+	test_liveness_cpu_goes_idle();
 	test_idle_cpus_excused();
 	test_reader_blocks_waitzero();
 	test_callbacks();
