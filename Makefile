@@ -16,7 +16,7 @@ CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	   -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	   -fno-asynchronous-unwind-tables -fno-strict-aliasing \
 	   -MMD -MP -I.
-LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack -T linker.ld
+LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 C_SRCS	:= $(wildcard kernel/*.c arch/x86/*.c rcu/*.c tests/kernel/*.c)
 ASM_SRCS := boot/header.asm boot/entry.asm arch/x86/entry.asm \
@@ -40,7 +40,8 @@ deps-run: deps-build
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/boot/trampoline.bin: boot/trampoline.asm
 	@mkdir -p $(dir $@)

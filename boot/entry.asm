@@ -21,14 +21,15 @@ _start:
 	mov	esi, ebx
 
 	; Zero the BSS now, before anything (page tables included) lives there.
-	push	edi
+	; The boot stack is in the BSS too, so keep magic in ebp, not on it.
+	mov	ebp, edi
 	mov	edi, __bss_start
 	mov	ecx, __bss_end
 	sub	ecx, edi
 	xor	eax, eax
 	cld
 	rep stosb
-	pop	edi
+	mov	edi, ebp
 
 	; PML4[0] -> PDPT, PDPT[0..3] -> four page directories of 2 MiB pages.
 	mov	eax, boot_pdpt

@@ -10,6 +10,7 @@
  */
 #include "arch/x86/arch.h"
 #include "kernel/irq.h"
+#include "kernel/irqflags.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"

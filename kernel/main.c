@@ -57,7 +57,7 @@ void kernel_main(u64 magic, u64 mbi)
 	arch_init(&boot_info);			/* ACPI, PIC, APIC, calibration */
 	sched_init();				/* run queues */
 	smp_init();				/* cross-CPU function calls */
-	rcu_init();				/* preemptable RCU */
+	rcu_init();
 	ktap_start();				/* queued for cpu0 */
 	arch_start_secondaries();		/* INIT-SIPI-SIPI each AP */
 	cpu_start(0);				/* never returns */

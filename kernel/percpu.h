@@ -34,7 +34,7 @@ struct percpu {
 	u32 apic_id;
 	unsigned int preempt_count;	/* see kernel/preempt.h */
 	int need_resched;
-	struct task *current;
+	struct task *curr_task;	/* "current" */
 	struct task *idle;
 	void *arch;			/* arch-private per-CPU data */
 	int tick_stopped;		/* the idle loop stopped the tick */
@@ -75,7 +75,12 @@ static inline bool cpu_online(int cpu)
 
 static inline unsigned int num_online_cpus(void)
 {
-	return (unsigned int)__builtin_popcountll(READ_ONCE(cpu_online_mask));
+	u64 m = READ_ONCE(cpu_online_mask);
+	unsigned int n = 0;
+
+	for (; m; m &= m - 1)	/* no libgcc: count bits by hand */
+		n++;
+	return n;
 }
 
 #endif

@@ -11,6 +11,7 @@
 #ifndef KERNEL_PREEMPT_H
 #define KERNEL_PREEMPT_H
 
+#include "kernel/irqflags.h"
 #include "kernel/percpu.h"
 
 #define PREEMPT_SHIFT	0

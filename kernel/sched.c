@@ -67,7 +67,7 @@ void sched_init_cpu(int cpu)
 	snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
 	task_list_add(idle);
 	pc->idle = idle;
-	pc->current = idle;
+	pc->curr_task = idle;
 }
 
 static void enqueue(struct task *t, int cpu)
@@ -188,7 +188,7 @@ static void __schedule(void)
 	int cpu = raw_smp_processor_id();
 	struct runqueue *rq = &runqueues[cpu];
 	struct percpu *pc = this_cpu();
-	struct task *prev = pc->current, *next;
+	struct task *prev = pc->curr_task, *next;
 
 	spin_lock(&rq->lock);
 	pc->need_resched = 0;
@@ -223,7 +223,7 @@ static void __schedule(void)
 	next->ran_on_mask |= 1ULL << cpu;
 	next->nr_switches++;
 	rq->prev = prev;
-	this_cpu_write(current, next);
+	this_cpu_write(curr_task, next);
 	arch_switch_to(&prev->ksp, next->ksp);
 	finish_task_switch();
 }

@@ -40,7 +40,7 @@ struct task {
 	int rcu_flipctr_idx;		/* rcu_flipctr[] the outer lock bumped */
 };
 
-#define current		(this_cpu_read(current))
+#define current		(this_cpu_read(curr_task))
 
 /* Create a kernel thread and make it runnable on cpu (or ANY_CPU). */
 struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,

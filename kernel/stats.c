@@ -21,7 +21,7 @@ void ktap_print_stats(void)
 
 		ktap_diag("stats cpu%d: ticks=%lu idle_enter=%lu idle_exit=%lu idle_ms=%lu irqs=%lu nmis=%lu irqs_from_idle=%lu nmis_from_idle=%lu max_irq_depth=%u",
 			  cpu, s->ticks, s->idle_enter, s->idle_exit,
-			  s->idle_ns / NSEC_PER_MSEC, s->irqs, s->nmis,
+			  (u64)(s->idle_ns / NSEC_PER_MSEC), s->irqs, s->nmis,
 			  s->irqs_from_idle, s->nmis_from_idle,
 			  s->max_irq_depth);
 		for (int k = 0; k < NR_IRQ_KINDS; k++) {

@@ -84,7 +84,11 @@ static const struct rsdp *find_rsdp(u64 hint)
 	if (hint)
 		return (const struct rsdp *)hint;
 	/* Legacy BIOS: the EBDA's first KiB, then 0xe0000-0xfffff. */
-	u64 ebda = (u64)(*(u16 *)0x40e) << 4;
+	u64 bda = 0x40e;	/* BIOS data area: EBDA segment */
+
+	/* Hide the constant address from gcc's array-bounds analysis. */
+	__asm__("" : "+r"(bda));
+	u64 ebda = (u64)(*(volatile u16 *)bda) << 4;
 	u64 areas[2][2] = { { ebda, ebda + 1024 }, { 0xe0000, 0x100000 } };
 
 	for (int a = 0; a < 2; a++)

@@ -2,6 +2,7 @@
 /* Local APIC: the accessor layer, per-CPU setup, EOI, IPIs and the timer. */
 #include "arch/x86/arch.h"
 #include "arch/x86/asm.h"
+#include "arch/x86/irqflags.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"

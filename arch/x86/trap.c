@@ -7,6 +7,7 @@
  */
 #include "arch/x86/arch.h"
 #include "arch/x86/asm.h"
+#include "arch/x86/irqflags.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/irq.h"
