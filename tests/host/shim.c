@@ -425,9 +425,7 @@ bool wait_for_completion_timeout(struct completion *c, u64 timeout_ns)
 	return true;
 }
 
-/* `current` is a macro reading the per-CPU field of the same name. */
-#undef current
 void shim_set_current(int cpu, struct task *t)
 {
-	percpu_area[cpu].current = t;
+	percpu_area[cpu].curr_task = t;
 }
