@@ -79,6 +79,24 @@ long rcu_batches_completed(void)
  * callbacks run.  Readers therefore cost two counter updates and an
  * interrupt disable/enable, nothing more.
  */
+/*
+ * A reader started while this CPU's dynticks_progress_counter is even: the
+ * kernel is running code (a task, or a handler outside rcu_irq_enter())
+ * on a CPU it told RCU was idle, and grace periods may end under it.
+ * Report once per CPU (this may be NMI context, where printk buffers).
+ */
+static noinline void rcu_read_lock_idle_report(struct rcu_data *rdp,
+					       struct task *t)
+{
+	if (rdp->idle_reader_reported)
+		return;
+	rdp->idle_reader_reported = 1;
+	WARN(1, "rcu_read_lock: cpu %d task %s: reader while dynticks-idle, dynticks_progress_counter %ld rcu_update_flag %d\n",
+	     raw_smp_processor_id(), t->name,
+	     READ_ONCE(rdp->dynticks_progress_counter),
+	     READ_ONCE(rdp->rcu_update_flag));
+}
+
 void rcu_read_lock(void)
 {
 	struct task *t = current;
@@ -103,6 +121,13 @@ void rcu_read_lock(void)
 	 */
 	local_irq_save(flags);
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	/*
+	 * Invariant check (one load of a field on this line, outermost lock
+	 * only): a reader on a CPU that RCU believes dynticks-idle is not
+	 * waited for by the flip machine at all.
+	 */
+	if (unlikely(!(READ_ONCE(rdp->dynticks_progress_counter) & 0x1)))
+		rcu_read_lock_idle_report(rdp, t);
 	idx = READ_ONCE(rcu_ctrlblk.completed) & 0x1;
 	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) + 1);
 	/*
@@ -653,6 +678,7 @@ void rcu_init(void)
 		rdp->donetail = &rdp->donelist;
 		rdp->invoking = 0;
 		rdp->n_cb_invoked = 0;
+		rdp->idle_reader_reported = 0;
 		rcu_dynticks_init_cpu(cpu);
 	}
 	spin_lock_init(&rcu_ctrlblk.fliplock, "rcu_fliplock");

@@ -83,6 +83,7 @@ struct rcu_data {
 
 	/* Statistics (not read on any fast path). */
 	u64 n_cb_invoked;
+	int idle_reader_reported;	/* rcu_read_lock() on idle CPU seen */
 } __cacheline_aligned;
 
 /* Global grace-period state. */

@@ -393,6 +393,37 @@ static void test_dynticks_parity(void)
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
 }
 
+/* A reader on a CPU that RCU believes idle is reported, once per CPU. */
+static void test_idle_reader_reported(void)
+{
+	cur_test = "idle_reader_reported";
+	sim_boot(2);
+	sim_idle_enter(1);
+	on_cpu(1, &extra[3]);	/* a task running while "idle": a bug */
+	rcu_read_lock();
+	rcu_read_unlock();
+	CHECK(shim_warn_count == 1, "WARN once (%d)", shim_warn_count);
+	CHECK(strstr(shim_last_warn, "reader while dynticks-idle") != NULL &&
+	      strstr(shim_last_warn, "cpu 1") != NULL &&
+	      strstr(shim_last_warn, "dynticks_progress_counter 2") != NULL,
+	      "names cpu and counter: %s", shim_last_warn);
+	rcu_read_lock();
+	rcu_read_unlock();
+	CHECK(shim_warn_count == 1, "not repeated (%d)", shim_warn_count);
+	/* Inside an IRQ from idle the counter is odd: no report. */
+	on_cpu(0, NULL);
+	sim_idle_enter(0);
+	shim_local_irq_disable();
+	sim_irq_enter(0);
+	rcu_read_lock();
+	rcu_read_unlock();
+	sim_irq_exit(0);
+	shim_local_irq_enable();
+	CHECK(shim_warn_count == 1, "irq reader on idle cpu is fine (%d)",
+	      shim_warn_count);
+	CHECK(flipctr_sum(0) == 0 && flipctr_sum(1) == 0, "balanced");
+}
+
 /*
  * A random walk over idle entry/exit, IRQ entry/exit (nested) and NMIs,
  * against a model: the counter is odd iff the CPU is running a task or
@@ -1148,6 +1179,7 @@ int main(int argc, char **argv)
 	test_needed_tables();
 	test_dynticks_parity();
 	test_dynticks_random();
+	test_idle_reader_reported();
 	test_nmi_interleave();
 	test_nmi_reader_interleave();
 	test_flip_machine();
