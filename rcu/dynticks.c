@@ -59,7 +59,7 @@ void rcu_enter_nohz(void)
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
 	WARN(c & 0x1,
-	     "rcu_enter_nohz: cpu %d dynticks_progress_counter %ld is odd after entering idle\n",
+	     "rcu_enter_nohz: cpu %d dynticks_progress_counter %ld is odd after entering idle",
 	     raw_smp_processor_id(), c);
 }
 
@@ -84,7 +84,7 @@ void rcu_exit_nohz(void)
 	 */
 	smp_mb();
 	WARN(!(c & 0x1),
-	     "rcu_exit_nohz: cpu %d dynticks_progress_counter %ld is even after leaving idle\n",
+	     "rcu_exit_nohz: cpu %d dynticks_progress_counter %ld is even after leaving idle",
 	     raw_smp_processor_id(), c);
 }
 
@@ -164,7 +164,7 @@ void rcu_irq_exit(void)
 		if (f - 1)
 			return;		/* still inside an outer handler */
 		WARN(in_interrupt(),
-		     "rcu_irq_exit: cpu %d rcu_update_flag reached 0 in interrupt, dynticks_progress_counter %ld\n",
+		     "rcu_irq_exit: cpu %d rcu_update_flag reached 0 in interrupt, dynticks_progress_counter %ld",
 		     cpu, READ_ONCE(rdp->dynticks_progress_counter));
 		/*
 		 * Orders every access of the handler's RCU read-side
@@ -176,7 +176,7 @@ void rcu_irq_exit(void)
 		c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 		WRITE_ONCE(rdp->dynticks_progress_counter, c);
 		WARN(c & 0x1,
-		     "rcu_irq_exit: cpu %d dynticks_progress_counter %ld is odd after returning to idle\n",
+		     "rcu_irq_exit: cpu %d dynticks_progress_counter %ld is odd after returning to idle",
 		     cpu, c);
 	}
 }

@@ -91,7 +91,7 @@ static noinline void rcu_read_lock_idle_report(struct rcu_data *rdp,
 	if (rdp->idle_reader_reported)
 		return;
 	rdp->idle_reader_reported = 1;
-	WARN(1, "rcu_read_lock: cpu %d task %s: reader while dynticks-idle, dynticks_progress_counter %ld rcu_update_flag %d\n",
+	WARN(1, "rcu_read_lock: cpu %d task %s: reader while dynticks-idle, dynticks_progress_counter %ld rcu_update_flag %d",
 	     raw_smp_processor_id(), t->name,
 	     READ_ONCE(rdp->dynticks_progress_counter),
 	     READ_ONCE(rdp->rcu_update_flag));
@@ -160,7 +160,7 @@ void rcu_read_unlock(void)
 		return;
 	}
 	if (WARN(nesting < 1,
-		 "rcu_read_unlock: cpu %d task %s: unbalanced, rcu_read_lock_nesting %d\n",
+		 "rcu_read_unlock: cpu %d task %s: unbalanced, rcu_read_lock_nesting %d",
 		 raw_smp_processor_id(), t->name, nesting))
 		return;		/* touching the counters would corrupt them */
 
@@ -519,7 +519,7 @@ void synchronize_rcu(void)
 	struct rcu_synchronize rcu;
 
 	WARN(in_interrupt() || irqs_disabled(),
-	     "synchronize_rcu: cpu %d called from atomic context\n",
+	     "synchronize_rcu: cpu %d called from atomic context",
 	     raw_smp_processor_id());
 	init_completion(&rcu.completion);
 	call_rcu(&rcu.head, wakeme_after_rcu);
@@ -575,7 +575,7 @@ void rcu_barrier(void)
 	int cpu;
 
 	WARN(in_interrupt() || irqs_disabled(),
-	     "rcu_barrier: cpu %d called from atomic context\n",
+	     "rcu_barrier: cpu %d called from atomic context",
 	     raw_smp_processor_id());
 	spin_lock_init(&s.lock, "rcu_barrier");
 	init_completion(&s.done);
