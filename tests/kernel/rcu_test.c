@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-kernel KTAP tests for rcu/ (issues 3 and 4): the (snap, curr) table,
+ * synchronize_rcu/call_rcu/rcu_barrier, nested, preempted and migrating
+ * readers, readers in IPI and NMI handlers on dynticks-idle CPUs, and many
+ * grace periods with idle CPUs excused.  The host unit tests
+ * (tests/host/test_rcu.c) cover the protocol in more depth; these check it
+ * on the real kernel.
+ */
+#include "arch/x86/arch.h"
+#include "kernel/barrier.h"
+#include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/ktap.h"
+#include "kernel/mm.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcupreempt.h"
+
+#define SEC	NSEC_PER_SEC
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * The article's (snap, curr) cases, on the rcu_data of an offline CPU
+ * slot: the flip machine only scans online CPUs, so nothing else reads it.
+ */
+KTEST(dynticks_needed_table)
+{
+	static const struct {
+		long snap, curr;
+		int ack, mb;
+	} t[] = {
+		{ 4, 4, 0, 0 }, { 4, 5, 1, 0 }, { 4, 6, 0, 0 }, { 4, 7, 0, 0 },
+		{ 5, 5, 1, 1 }, { 5, 6, 0, 0 }, { 5, 7, 1, 0 }, { 5, 8, 0, 0 },
+		{ 5, 9, 0, 0 }, { 1, 1, 1, 1 }, { 1, 2, 0, 0 }, { 6, 7, 1, 0 },
+	};
+	int cpu = NR_CPUS - 1;
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	long save_curr, save_snap;
+	int fail = 0;
+
+	if (cpu_online(cpu)) {
+		ktap_diag("cpu %d is online: no spare slot, skipped", cpu);
+		return 0;
+	}
+	save_curr = rdp->dynticks_progress_counter;
+	save_snap = rdp->rcu_dyntick_snapshot;
+	for (unsigned int i = 0; i < ARRAY_SIZE(t); i++) {
+		rdp->rcu_dyntick_snapshot = t[i].snap;
+		rdp->dynticks_progress_counter = t[i].curr;
+		fail |= KT_EXPECT(rcu_try_flip_waitack_needed(cpu) == t[i].ack,
+				  "waitack snap %ld curr %ld", t[i].snap,
+				  t[i].curr);
+		fail |= KT_EXPECT(rcu_try_flip_waitmb_needed(cpu) == t[i].mb,
+				  "waitmb snap %ld curr %ld", t[i].snap,
+				  t[i].curr);
+	}
+	rdp->dynticks_progress_counter = save_curr;
+	rdp->rcu_dyntick_snapshot = save_snap;
+	ktap_diag("%u cases, including snap=5 curr=6 (the snap bug)",
+		  (unsigned int)ARRAY_SIZE(t));
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct sync_arg {
+	struct completion done;
+	int rounds_ok;
+};
+
+static struct sync_arg sync_args[NR_CPUS];
+
+static int sync_thread(void *p)
+{
+	struct sync_arg *a = p;
+
+	for (int i = 0; i < 5; i++) {
+		long before = rcu_batches_completed();
+
+		synchronize_rcu();
+		if (rcu_batches_completed() - before >= 2)
+			a->rounds_ok++;
+	}
+	complete(&a->done);
+	return 0;
+}
+
+KTEST(rcu_sync_basic)
+{
+	int cpu, fail = 0;
+
+	for_each_online_cpu(cpu) {
+		sync_args[cpu].rounds_ok = 0;
+		init_completion(&sync_args[cpu].done);
+		kthread_run(sync_thread, &sync_args[cpu], cpu, "rcu_sync");
+	}
+	for_each_online_cpu(cpu) {
+		if (KT_EXPECT(wait_for_completion_timeout(&sync_args[cpu].done,
+							  20 * SEC),
+			      "synchronize_rcu on cpu %d returns", cpu))
+			return 1;	/* threads still use sync_args */
+		fail |= KT_EXPECT(sync_args[cpu].rounds_ok == 5,
+				  "cpu %d: %d of 5 waited for >= 2 flips", cpu,
+				  sync_args[cpu].rounds_ok);
+	}
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+#define NR_ORDER_CBS	64
+
+struct order_cb {
+	struct rcu_head head;
+	long completed_at_call;
+	long completed_at_invoke;
+	int invoked;
+};
+
+static struct order_cb order_cbs[NR_ORDER_CBS];
+
+static void order_cb_func(struct rcu_head *head)
+{
+	struct order_cb *c = container_of(head, struct order_cb, head);
+
+	c->completed_at_invoke = rcu_batches_completed();
+	c->invoked++;
+}
+
+/* Queue from hardirq context on another CPU. */
+static void order_cb_queue_ipi(void *p)
+{
+	struct order_cb *c = p;
+
+	c->completed_at_call = rcu_batches_completed();
+	call_rcu(&c->head, order_cb_func);
+}
+
+static int queue_order_cbs(void)
+{
+	int cpu = 0;
+
+	for (int i = 0; i < NR_ORDER_CBS; i++) {
+		struct order_cb *c = &order_cbs[i];
+
+		c->invoked = 0;
+		if (i % 2) {
+			/* Task context, wherever we run. */
+			c->completed_at_call = rcu_batches_completed();
+			call_rcu(&c->head, order_cb_func);
+		} else {
+			do
+				cpu = (cpu + 1) % NR_CPUS;
+			while (!cpu_online(cpu));
+			smp_call_function_single(cpu, order_cb_queue_ipi, c,
+						 true);
+		}
+	}
+	return 0;
+}
+
+KTEST(rcu_call_order)
+{
+	int fail = 0;
+
+	queue_order_cbs();
+	rcu_barrier();
+	for (int i = 0; i < NR_ORDER_CBS; i++) {
+		struct order_cb *c = &order_cbs[i];
+
+		fail |= KT_EXPECT(c->invoked == 1, "cb %d invoked %d times", i,
+				  c->invoked);
+		/* Flip c+1's grace period completed before flip c+2. */
+		fail |= KT_EXPECT(c->completed_at_invoke -
+				  c->completed_at_call >= 2,
+				  "cb %d ran after a full grace period (%ld -> %ld)",
+				  i, c->completed_at_call,
+				  c->completed_at_invoke);
+	}
+	rcu_barrier();
+	for (int i = 0; i < NR_ORDER_CBS; i++)
+		fail |= KT_EXPECT(order_cbs[i].invoked == 1,
+				  "cb %d still invoked once", i);
+	return fail;
+}
+
+/* Named rcu_barrier in issue 4; KTEST() names the function, which rcu_barrier() already is. */
+KTEST(rcu_barrier_all)
+{
+	int fail = 0, n = 0;
+
+	queue_order_cbs();
+	rcu_barrier();
+	for (int i = 0; i < NR_ORDER_CBS; i++)
+		n += order_cbs[i].invoked == 1;
+	fail |= KT_EXPECT(n == NR_ORDER_CBS, "%d of %d callbacks ran", n,
+			  NR_ORDER_CBS);
+	/* Nothing queued: returns at once. */
+	rcu_barrier();
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct completion waiter_done;
+static volatile u64 waiter_return_ns;
+
+static int sync_waiter(void *p)
+{
+	(void)p;
+	synchronize_rcu();
+	waiter_return_ns = ktime_get_ns();
+	complete(&waiter_done);
+	return 0;
+}
+
+KTEST(rcu_nested_readers)
+{
+	int fail = 0;
+	u64 unlock_ns;
+
+	rcu_read_lock();
+	rcu_read_lock();
+	rcu_read_lock();
+	fail |= KT_EXPECT(current->rcu_read_lock_nesting == 3, "nesting %d",
+			  current->rcu_read_lock_nesting);
+	init_completion(&waiter_done);
+	waiter_return_ns = 0;
+	kthread_run(sync_waiter, NULL, ANY_CPU, "rcu_waiter");
+	msleep(20);
+	rcu_read_unlock();
+	rcu_read_unlock();
+	msleep(20);
+	fail |= KT_EXPECT(waiter_return_ns == 0,
+			  "synchronize_rcu returned under the outer reader");
+	unlock_ns = ktime_get_ns();
+	rcu_read_unlock();
+	fail |= KT_EXPECT(current->rcu_read_lock_nesting == 0, "nesting %d",
+			  current->rcu_read_lock_nesting);
+	if (KT_EXPECT(wait_for_completion_timeout(&waiter_done, 20 * SEC),
+		      "synchronize_rcu returns after the unlock"))
+		return 1;
+	fail |= KT_EXPECT(waiter_return_ns >= unlock_ns, "returned before unlock");
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct completion reader_locked, reader_done;
+static volatile u64 reader_lock_ns, reader_unlock_ns;
+
+static int preempted_reader(void *p)
+{
+	(void)p;
+	rcu_read_lock();
+	reader_lock_ns = ktime_get_ns();
+	complete(&reader_locked);
+	msleep(50);		/* switched out for 50 ms inside the reader */
+	reader_unlock_ns = ktime_get_ns();
+	rcu_read_unlock();
+	complete(&reader_done);
+	return 0;
+}
+
+KTEST(rcu_preempted_reader)
+{
+	int fail = 0;
+	u64 ret_ns;
+
+	init_completion(&reader_locked);
+	init_completion(&reader_done);
+	kthread_run(preempted_reader, NULL, ANY_CPU, "rcu_preempted");
+	if (KT_EXPECT(wait_for_completion_timeout(&reader_locked, 10 * SEC),
+		      "reader started"))
+		return 1;
+	synchronize_rcu();
+	ret_ns = ktime_get_ns();
+	if (KT_EXPECT(wait_for_completion_timeout(&reader_done, 10 * SEC),
+		      "reader finished"))
+		return 1;
+	fail |= KT_EXPECT(ret_ns >= reader_unlock_ns,
+			  "synchronize_rcu returned %lld us before the unlock",
+			  (long long)(reader_unlock_ns - ret_ns) / 1000);
+	ktap_diag("reader held %llu us; synchronize_rcu returned %llu us after the lock",
+		  (unsigned long long)(reader_unlock_ns - reader_lock_ns) / 1000,
+		  (unsigned long long)(ret_ns - reader_lock_ns) / 1000);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+#define OBJ_LIVE	0x1157ULL
+#define OBJ_POISON	0xdeadULL
+
+struct obj {
+	struct rcu_head head;
+	volatile u64 magic;
+};
+
+static void obj_poison(struct rcu_head *head)
+{
+	struct obj *o = container_of(head, struct obj, head);
+
+	o->magic = OBJ_POISON;
+}
+
+/*
+ * Publish a fresh object from pool[] in *gpp and poison the old one from
+ * a call_rcu() callback.  A reader that finds poison in the object it
+ * dereferenced saw a grace period end under it.
+ */
+static bool obj_replace(struct obj **gpp, struct obj *pool, int n, int *next)
+{
+	struct obj *old = *gpp;
+
+	if (*next >= n)
+		return false;
+	rcu_assign_pointer(*gpp, &pool[(*next)++]);
+	call_rcu(&old->head, obj_poison);
+	return true;
+}
+
+#define NR_ROAM_OBJS	512
+
+static struct obj roam_objs[NR_ROAM_OBJS];
+static struct obj *roam_gp;
+static struct completion roamer_done;
+static volatile int roamer_migrations, roamer_rounds, roamer_bad;
+
+static int migrating_reader(void *p)
+{
+	(void)p;
+	for (int i = 0; i < 40; i++) {
+		struct obj *o;
+		int from, to;
+
+		rcu_read_lock();
+		o = rcu_dereference(roam_gp);
+		from = raw_smp_processor_id();
+		busy_wait_ns(3 * NSEC_PER_MSEC);	/* a few ticks: roams */
+		to = raw_smp_processor_id();
+		if (o->magic != OBJ_LIVE)
+			roamer_bad++;
+		rcu_read_unlock();
+		roamer_migrations += from != to;
+		roamer_rounds++;
+	}
+	complete(&roamer_done);
+	return 0;
+}
+
+KTEST(rcu_migrating_reader)
+{
+	struct task *t;
+	long before = rcu_batches_completed();
+	long sum = 0;
+	int cpu, fail = 0, next = 0, replaced = 0;
+	u64 t0;
+
+	rcu_barrier();		/* roam_objs[] callbacks from a previous run */
+	for (int i = 0; i < NR_ROAM_OBJS; i++)
+		roam_objs[i].magic = OBJ_LIVE;
+	rcu_assign_pointer(roam_gp, &roam_objs[next++]);
+	init_completion(&roamer_done);
+	roamer_migrations = roamer_rounds = roamer_bad = 0;
+	t = kthread_run(migrating_reader, NULL, ANY_CPU, "rcu_roamer");
+	kthread_set_roaming(t, 1);
+	t0 = ktime_get_ns();
+	while (roamer_rounds < 40 && ktime_get_ns() - t0 < 30 * SEC) {
+		replaced += obj_replace(&roam_gp, roam_objs, NR_ROAM_OBJS,
+					&next);
+		msleep(1);
+	}
+	if (KT_EXPECT(wait_for_completion_timeout(&roamer_done, 30 * SEC),
+		      "roaming reader finished"))
+		return 1;
+	rcu_barrier();
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[0]) +
+			READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[1]);
+	fail |= KT_EXPECT(sum == 0, "rcu_flipctr sum %ld with no readers", sum);
+	fail |= KT_EXPECT(roamer_bad == 0,
+			  "%d readers saw their object poisoned", roamer_bad);
+	fail |= KT_EXPECT(rcu_batches_completed() - before >= 2,
+			  "grace periods went on");
+	if (num_online_cpus() > 1)
+		fail |= KT_EXPECT(roamer_migrations > 0,
+				  "no reader migrated in %d rounds",
+				  roamer_rounds);
+	ktap_diag("%d of %d readers unlocked on another CPU (ran on mask 0x%llx, %llu switches); %d objects replaced, %ld flips",
+		  roamer_migrations, roamer_rounds,
+		  (unsigned long long)t->ran_on_mask,
+		  (unsigned long long)t->nr_switches, replaced,
+		  rcu_batches_completed() - before);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+/* Readers in IPI and NMI handlers on a dynticks-idle CPU             */
+/* ------------------------------------------------------------------ */
+
+#define NR_OBJS		256
+
+static struct obj objs[NR_OBJS];
+static struct obj *gp_obj;
+
+static struct handler_result {
+	int target;
+	volatile int armed;
+	volatile int done;
+	int counter_odd;		/* dynticks counter odd inside */
+	u64 bad_reads;
+	u64 reads;
+	long completed_start, completed_end;
+	int state_end;
+} hr;
+
+/* The reader: 20 ms inside one read-side critical section. */
+static void handler_reader(void)
+{
+	struct obj *p;
+	u64 t0;
+
+	rcu_read_lock();
+	hr.completed_start = rcu_batches_completed();
+	hr.counter_odd = RCU_DATA_CPU(hr.target)->dynticks_progress_counter & 1;
+	p = rcu_dereference(gp_obj);
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < 20 * NSEC_PER_MSEC) {
+		if (p->magic != OBJ_LIVE)
+			hr.bad_reads++;
+		hr.reads++;
+	}
+	hr.completed_end = rcu_batches_completed();
+	hr.state_end = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
+	rcu_read_unlock();
+	smp_store_release(&hr.done, 1);
+}
+
+static void ipi_reader(void *p)
+{
+	(void)p;
+	handler_reader();
+}
+
+static void nmi_reader(void)
+{
+	if (raw_smp_processor_id() != hr.target ||
+	    !__atomic_exchange_n(&hr.armed, 0, __ATOMIC_ACQ_REL))
+		return;
+	handler_reader();
+}
+
+/* A CPU other than ours that is dynticks-idle right now, or -1. */
+static int find_idle_cpu(void)
+{
+	int self = raw_smp_processor_id();
+
+	for (int tries = 0; tries < 1000; tries++) {
+		int cpu;
+
+		for_each_online_cpu(cpu)
+			if (cpu != self &&
+			    READ_ONCE(per_cpu_area(cpu)->in_idle) &&
+			    !(READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter) & 1))
+				return cpu;
+		msleep(1);
+	}
+	return -1;
+}
+
+/*
+ * Replace gp_obj over and over, poisoning each old object from a
+ * call_rcu() callback, until the handler's reader is done.  A reader that
+ * sees poison saw a grace period end under it.
+ */
+static int run_handler_reader(bool nmi)
+{
+	int next = 0, fail = 0, replaced = 0;
+	u64 t0;
+
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs: skipped");
+		return 0;
+	}
+	rcu_barrier();		/* objs[] callbacks from a previous run */
+	for (int i = 0; i < NR_OBJS; i++)
+		objs[i].magic = OBJ_LIVE;
+	rcu_assign_pointer(gp_obj, &objs[next++]);
+	hr.target = find_idle_cpu();
+	if (KT_EXPECT(hr.target >= 0, "no dynticks-idle CPU found"))
+		return 1;
+	hr.done = 0;
+	hr.bad_reads = hr.reads = 0;
+	if (nmi) {
+		register_nmi_handler(nmi_reader);
+		__atomic_store_n(&hr.armed, 1, __ATOMIC_RELEASE);
+		arch_send_nmi(hr.target);
+	} else {
+		smp_call_function_single(hr.target, ipi_reader, NULL, false);
+	}
+	t0 = ktime_get_ns();
+	while (!smp_load_acquire(&hr.done) &&
+	       ktime_get_ns() - t0 < 5 * SEC) {
+		replaced += obj_replace(&gp_obj, objs, NR_OBJS, &next);
+		/* Keep this CPU busy (and its tick on) so GPs can run. */
+		busy_wait_ns(200 * NSEC_PER_USEC);
+	}
+	if (nmi) {
+		__atomic_store_n(&hr.armed, 0, __ATOMIC_RELEASE);
+		unregister_nmi_handler(nmi_reader);
+	}
+	fail |= KT_EXPECT(hr.done, "handler reader ran");
+	fail |= KT_EXPECT(hr.bad_reads == 0,
+			  "%llu of %llu reads saw a poisoned object",
+			  (unsigned long long)hr.bad_reads,
+			  (unsigned long long)hr.reads);
+	fail |= KT_EXPECT(hr.counter_odd, "cpu %d counter even in handler",
+			  hr.target);
+	/* One flip may happen under the reader; its GP cannot end. */
+	fail |= KT_EXPECT(hr.completed_end - hr.completed_start <= 1,
+			  "grace periods %ld -> %ld under one reader",
+			  hr.completed_start, hr.completed_end);
+	ktap_diag("%s reader on idle cpu %d: %llu reads, %d objects replaced, completed %ld -> %ld (state %s at its end), %ld after",
+		  nmi ? "NMI" : "IPI", hr.target,
+		  (unsigned long long)hr.reads, replaced, hr.completed_start,
+		  hr.completed_end, rcu_try_flip_state_name(hr.state_end),
+		  rcu_batches_completed());
+	rcu_barrier();
+	return fail;
+}
+
+KTEST(rcu_irq_reader_on_idle_cpu)
+{
+	return run_handler_reader(false);
+}
+
+KTEST(rcu_nmi_reader_on_idle_cpu)
+{
+	return run_handler_reader(true);
+}
+
+/* ------------------------------------------------------------------ */
+
+KTEST(rcu_idle_cpus_excused)
+{
+	u64 ticks_before[NR_CPUS];
+	struct rcu_stats_snapshot s0, s1;
+	int self, cpu, fail = 0;
+	u64 t0;
+
+	preempt_disable();
+	self = raw_smp_processor_id();
+	preempt_enable();
+	for_each_online_cpu(cpu)
+		ticks_before[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
+	rcu_stats_get(&s0);
+	t0 = ktime_get_ns();
+	do {
+		synchronize_rcu();
+		rcu_stats_get(&s1);
+	} while (s1.gp_completed - s0.gp_completed < 1000 &&
+		 ktime_get_ns() - t0 < 60 * SEC);
+	fail |= KT_EXPECT(s1.gp_completed - s0.gp_completed >= 1000,
+			  "%llu grace periods in 60 s",
+			  (unsigned long long)(s1.gp_completed - s0.gp_completed));
+	for_each_online_cpu(cpu) {
+		u64 d = READ_ONCE(per_cpu_area(cpu)->stats.ticks) -
+			ticks_before[cpu];
+
+		ktap_diag("cpu %d: %llu ticks during %llu GPs%s", cpu,
+			  (unsigned long long)d,
+			  (unsigned long long)(s1.gp_completed - s0.gp_completed),
+			  cpu == self ? " (busy)" : "");
+	}
+	ktap_diag("gp latency median %llu us over the last GPs",
+		  (unsigned long long)s1.gp_lat_median_ns / 1000);
+	return fail;
+}
