@@ -162,7 +162,7 @@ void rcu_irq_exit(void)
 	if (f) {
 		WRITE_ONCE(rdp->rcu_update_flag, f - 1);
 		if (f - 1)
-			return;		/* still inside an outer handler */
+			return;	/* still inside an outer handler */
 		WARN(in_interrupt(),
 		     "rcu_irq_exit: cpu %d rcu_update_flag reached 0 in interrupt, dynticks_progress_counter %ld",
 		     cpu, READ_ONCE(rdp->dynticks_progress_counter));

@@ -162,7 +162,7 @@ void rcu_read_unlock(void)
 	if (WARN(nesting < 1,
 		 "rcu_read_unlock: cpu %d task %s: unbalanced, rcu_read_lock_nesting %d",
 		 raw_smp_processor_id(), t->name, nesting))
-		return;		/* touching the counters would corrupt them */
+		return;	/* touching the counters would corrupt them */
 
 	local_irq_save(flags);
 	/* First fetch the index, while NMIs still leave it alone ... */

@@ -29,7 +29,7 @@ enum rcu_flip_flag_values {
 
 enum rcu_mb_flag_values {
 	rcu_mb_done,		/* steady state: no mb owed */
-	rcu_mb_needed,		/* waitzero done: this CPU must execute mb */
+	rcu_mb_needed,		/* waitzero done: this CPU owes an mb */
 };
 
 enum rcu_try_flip_states {
@@ -65,7 +65,7 @@ struct rcu_data {
 	 */
 	long dynticks_progress_counter;
 	long rcu_dyntick_snapshot;	/* written by the flip machine */
-	int rcu_update_flag;		/* IRQ/NMI nesting entered from idle */
+	int rcu_update_flag;		/* IRQ/NMI nesting begun in idle */
 
 	/*
 	 * Callbacks.  lock protects completed and the lists; only this CPU
@@ -119,8 +119,8 @@ void rcu_stats_state_change(int from, int to, u64 now);
 
 /* A snapshot of the statistics, for tests. */
 struct rcu_stats_snapshot {
-	u64 gp_completed;		/* returns to rcu_try_flip_idle_state */
-	u64 flips;			/* leaves of rcu_try_flip_idle_state */
+	u64 gp_completed;		/* returns to the idle state */
+	u64 flips;			/* departures from the idle state */
 	u64 gp_lat_min_ns;
 	u64 gp_lat_median_ns;
 	u64 gp_lat_max_ns;

@@ -107,13 +107,13 @@ void rcu_stats_get(struct rcu_stats_snapshot *s)
 	s->gp_lat_median_ns = n ? rcu_stats_sorted[n / 2] : 0;
 }
 
-static u64 ns_to_us(u64 ns)
+static unsigned long long ns_to_us(u64 ns)
 {
 	return ns / NSEC_PER_USEC;
 }
 
 /* Nearest whole number of scheduling-clock ticks. */
-static u64 ns_to_ticks(u64 ns)
+static unsigned long long ns_to_ticks(u64 ns)
 {
 	return (ns * tick_hz + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 }
@@ -127,17 +127,17 @@ void rcu_stats_print(void)
 		  (unsigned long long)s.gp_completed,
 		  (unsigned long long)s.flips, rcu_batches_completed());
 	ktap_diag("rcu: gp latency min/median/max %llu/%llu/%llu us = %llu/%llu/%llu ticks (HZ=%u)",
-		  (unsigned long long)ns_to_us(s.gp_lat_min_ns),
-		  (unsigned long long)ns_to_us(s.gp_lat_median_ns),
-		  (unsigned long long)ns_to_us(s.gp_lat_max_ns),
-		  (unsigned long long)ns_to_ticks(s.gp_lat_min_ns),
-		  (unsigned long long)ns_to_ticks(s.gp_lat_median_ns),
-		  (unsigned long long)ns_to_ticks(s.gp_lat_max_ns), tick_hz);
+		  ns_to_us(s.gp_lat_min_ns),
+		  ns_to_us(s.gp_lat_median_ns),
+		  ns_to_us(s.gp_lat_max_ns),
+		  ns_to_ticks(s.gp_lat_min_ns),
+		  ns_to_ticks(s.gp_lat_median_ns),
+		  ns_to_ticks(s.gp_lat_max_ns), tick_hz);
 	ktap_diag("rcu: time in state idle/waitack/waitzero/waitmb %llu/%llu/%llu/%llu us",
-		  (unsigned long long)ns_to_us(s.state_ns[rcu_try_flip_idle_state]),
-		  (unsigned long long)ns_to_us(s.state_ns[rcu_try_flip_waitack_state]),
-		  (unsigned long long)ns_to_us(s.state_ns[rcu_try_flip_waitzero_state]),
-		  (unsigned long long)ns_to_us(s.state_ns[rcu_try_flip_waitmb_state]));
+		  ns_to_us(s.state_ns[rcu_try_flip_idle_state]),
+		  ns_to_us(s.state_ns[rcu_try_flip_waitack_state]),
+		  ns_to_us(s.state_ns[rcu_try_flip_waitzero_state]),
+		  ns_to_us(s.state_ns[rcu_try_flip_waitmb_state]));
 	ktap_diag("rcu: callbacks invoked %llu, stall reports %llu",
 		  (unsigned long long)s.cb_invoked,
 		  (unsigned long long)s.stalls);
