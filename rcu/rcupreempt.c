@@ -233,10 +233,13 @@ static void __rcu_advance_callbacks(struct rcu_data *rdp)
 	 */
 	if (READ_ONCE(rdp->rcu_flip_flag) == rcu_flipped) {
 		/*
-		 * Orders the flip machine's store to rcu_ctrlblk.completed
-		 * (which we observed through rcu_flipped) before our store
-		 * of rcu_flip_seen, and this CPU's earlier rcu_flipctr[]
-		 * accesses before it too.
+		 * Orders our load of rcu_flip_flag (it saw rcu_flipped,
+		 * which the flip machine stored after the new
+		 * rcu_ctrlblk.completed) before our store of rcu_flip_seen
+		 * and before this CPU's later loads of completed in
+		 * rcu_read_lock(): once we ack, our readers use the new
+		 * index.  Also orders this CPU's earlier rcu_flipctr[]
+		 * updates before the ack.
 		 */
 		smp_mb();
 		WRITE_ONCE(rdp->rcu_flip_flag, rcu_flip_seen);
