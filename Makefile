@@ -70,13 +70,10 @@ $(KERNEL): $(BUILD)/kernel.tmp.elf $(BUILD)/ksyms.o
 		{ echo "ksyms: text moved between links" >&2; rm -f $@; exit 1; }
 
 iso: $(ISO)
-$(ISO): $(KERNEL) boot/grub.cfg
+$(ISO): $(KERNEL) boot/grub.cfg tools/mkiso.sh
 	@tools/deps.sh grub-pc-bin grub-common xorriso mtools
-	@mkdir -p $(BUILD)/isodir/boot/grub
-	cp $(KERNEL) $(BUILD)/isodir/boot/kernel.elf
-	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isodir 2>$(BUILD)/grub-mkrescue.log || \
-		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	@echo "  ISO     $@"
+	@tools/mkiso.sh $(KERNEL) $@
 
 run: deps-run
 	@$(MAKE) --no-print-directory iso
