@@ -223,7 +223,7 @@ def run_scenario(sc, kernel, accel):
         print(tail(text))
         return False
     print(f"PASS {head}: failed, as expected, because: "
-          f"{m.group(0).strip()} ({problems[0]})")
+          f"{' / '.join(m.group(0).strip().splitlines())} ({problems[0]})")
     return True
 
 
