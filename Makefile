@@ -87,9 +87,11 @@ debug: deps-run
 	python3 tests/harness.py --run --gdb --cpus $(SMP) \
 		--cmdline "$(CMDLINE)" --timeout 3600
 
+GDB_HELPERS := $(wildcard tools/gdb/dynrcu.py)
 gdb: $(KERNEL)
-	gdb -q $(KERNEL) -ex 'source tools/gdb/dynrcu.py' \
-		-ex 'target remote :1234' -ex 'break kernel_main' -ex 'continue'
+	gdb -q $(KERNEL) $(if $(GDB_HELPERS),-ex 'source $(GDB_HELPERS)') \
+		-ex 'target remote localhost:1234' -ex 'break kernel_main' \
+		-ex 'continue'
 
 kernel-test: deps-run
 	@$(MAKE) --no-print-directory iso
