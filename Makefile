@@ -27,7 +27,7 @@ KERNEL	:= $(BUILD)/kernel.elf
 ISO	:= $(BUILD)/dynrcu.iso
 
 BUILD_DEPS := gcc make nasm binutils
-RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools
+RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools python3
 
 .PHONY: all iso run test debug gdb clean deps-build deps-run kernel-test
 
@@ -70,29 +70,32 @@ $(KERNEL): $(BUILD)/kernel.tmp.elf $(BUILD)/ksyms.o
 		{ echo "ksyms: text moved between links" >&2; rm -f $@; exit 1; }
 
 iso: $(ISO)
-$(ISO): $(KERNEL) boot/grub.cfg
+$(ISO): $(KERNEL) boot/grub.cfg tools/mkiso.sh
 	@tools/deps.sh grub-pc-bin grub-common xorriso mtools
-	@mkdir -p $(BUILD)/isodir/boot/grub
-	cp $(KERNEL) $(BUILD)/isodir/boot/kernel.elf
-	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isodir 2>$(BUILD)/grub-mkrescue.log || \
-		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	@echo "  ISO     $@"
+	@tools/mkiso.sh $(KERNEL) $@
 
+# The console is live; the run is bounded (RUN_TIMEOUT seconds).
+RUN_TIMEOUT ?= 600
 run: deps-run
 	@$(MAKE) --no-print-directory iso
-	tests/run-qemu.sh --smp $(SMP) --iso $(ISO) --cmdline "$(CMDLINE)" --interactive
+	python3 tests/harness.py --run --cpus $(SMP) --cmdline "$(CMDLINE)" \
+		--timeout $(RUN_TIMEOUT)
 
 debug: deps-run
 	@$(MAKE) --no-print-directory iso
-	tests/run-qemu.sh --smp $(SMP) --iso $(ISO) --cmdline "$(CMDLINE)" --interactive --gdb
+	python3 tests/harness.py --run --gdb --cpus $(SMP) \
+		--cmdline "$(CMDLINE)" --timeout 3600
 
+GDB_HELPERS := $(wildcard tools/gdb/dynrcu.py)
 gdb: $(KERNEL)
-	gdb -q $(KERNEL) -ex 'source tools/gdb/dynrcu.py' \
-		-ex 'target remote :1234' -ex 'break kernel_main' -ex 'continue'
+	gdb -q $(KERNEL) $(if $(GDB_HELPERS),-ex 'source $(GDB_HELPERS)') \
+		-ex 'target remote localhost:1234' -ex 'break kernel_main' \
+		-ex 'continue'
 
 kernel-test: deps-run
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py --iso $(ISO) tests/scenarios/*.scn
+	python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
 
 test: deps-run
 	@$(MAKE) --no-print-directory iso

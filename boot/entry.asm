@@ -12,7 +12,17 @@ section .boot.text progbits alloc exec nowrite
 extern kernel_main
 extern __bss_start, __bss_end
 global _start
+global pvh_start
 global boot_pml4
+
+PVH_MAGIC equ 0x336ec578	; hvm_start_info.magic
+
+; PVH entry (QEMU -kernel): 32-bit protected mode, paging off, ebx =
+; physical address of struct hvm_start_info.  Hand it to the common path
+; with its magic in eax, the way multiboot2 passes its own.
+pvh_start:
+	mov	eax, PVH_MAGIC
+	jmp	_start
 
 _start:
 	cli

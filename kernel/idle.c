@@ -36,7 +36,8 @@ static void idle_nohz(int cpu)
 	pc->idle_since_ns = ktime_get_ns();
 	rcu_enter_nohz();
 	WRITE_ONCE(pc->in_idle, 1);
-	while (!idle_has_work(cpu)) {
+	/* nohz_enabled is re-read so that nohz=off takes effect at once. */
+	while (!idle_has_work(cpu) && READ_ONCE(nohz_enabled)) {
 		arch_idle_sleep();	/* sti; hlt: handlers run here */
 		local_irq_disable();
 	}
@@ -47,10 +48,17 @@ static void idle_nohz(int cpu)
 	tick_nohz_restart();
 }
 
+/*
+ * The idle task runs with preemption disabled, as in Linux: an interrupt
+ * that makes a thread runnable must not switch away from the middle of
+ * idle_nohz() (the CPU would run the thread while RCU still counts it as
+ * dynticks-idle).  It schedules only from the top of its loop.
+ */
 __noreturn void cpu_idle_loop(void)
 {
 	int cpu = raw_smp_processor_id();
 
+	preempt_disable();
 	for (;;) {
 		local_irq_disable();
 		if (!idle_has_work(cpu)) {
@@ -61,7 +69,10 @@ __noreturn void cpu_idle_loop(void)
 		}
 		local_irq_enable();
 		printk_flush_nmi();
-		if (this_cpu_read(need_resched))
+		if (this_cpu_read(need_resched)) {
+			preempt_enable_no_resched();
 			schedule();
+			preempt_disable();
+		}
 	}
 }

@@ -5,9 +5,9 @@
 
 #include "kernel/types.h"
 
-#define NSEC_PER_USEC	1000ULL
-#define NSEC_PER_MSEC	1000000ULL
-#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_USEC	1000UL
+#define NSEC_PER_MSEC	1000000UL
+#define NSEC_PER_SEC	1000000000UL
 
 /* Nanoseconds since boot; consistent across CPUs. */
 u64 ktime_get_ns(void);

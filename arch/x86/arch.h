@@ -62,6 +62,13 @@ void arch_switch_to(unsigned long *save_ksp, unsigned long new_ksp);
 
 /* Frame-pointer backtrace from a frame pointer, with symbol names. */
 void arch_backtrace(unsigned long fp);
+/* For tests: facts about the hardware the kernel runs on. */
+u32 arch_cpu_hw_id(void);		/* this CPU's APIC ID, read from it */
+int arch_firmware_cpu_count(void);	/* enabled CPUs the firmware lists */
+u64 arch_timer_expected_hz(void);	/* what QEMU emulates: 1 GHz / 16 */
+bool arch_on_nmi_stack(void);		/* running on this CPU's NMI stack */
+void arch_halt_irqs_off(void);		/* hlt with IRQs off: only NMI wakes */
+
 /* Print "  [<addr>] symbol+off" for one code address. */
 void arch_print_symbol(unsigned long addr);
 bool arch_is_stack_guard(unsigned long addr);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Calibrate the LAPIC timer and the TSC against PIT channel 2.  The PIT
- * counts a fixed 1.193182 MHz; gating channel 2 through port 0x61 gives a
- * one-shot window whose end we poll on OUT2, with no interrupts involved.
- * Several 10 ms windows, with the LAPIC timer masked and counting down
- * from the top; the median of each rate is taken, so one window stretched
- * by a host that descheduled the vCPU does not skew the result.
+ * Calibrate the LAPIC timer and the TSC against PIT channel 2, which
+ * counts a fixed 1.193182 MHz.  Channel 2 is gated through port 0x61 and
+ * counts down from 0xffff with no interrupt.  Each window samples the
+ * PIT count (latched), the LAPIC current count and the TSC back to back at
+ * its start and its end, so the rates are ratios of counts read together:
+ * the time it takes to notice the end of the window (an I/O exit under
+ * emulation, or a descheduled vCPU) cancels out.  The LAPIC timer is
+ * masked throughout.  Several windows of at least 10 ms; the median of
+ * each rate is kept, so one window disturbed between two reads is outvoted.
  */
 #include "arch/x86/arch.h"
 #include "arch/x86/asm.h"
@@ -13,6 +16,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 
 #define PIT_HZ		1193182ULL
 #define PIT_CH2		0x42
@@ -36,32 +40,55 @@ static void sort_u64(u64 *a, int n)
 		}
 }
 
-/* One window: returns LAPIC ticks and TSC cycles elapsed over it. */
-static bool pit_window(u64 *lapic_ticks, u64 *tsc_cycles)
+static u16 pit_read(void)
 {
-	u16 count = (u16)(PIT_HZ * WINDOW_MS / 1000);
+	outb(PIT_CMD, 0x80);		/* latch channel 2's count */
+	u8 lo = inb(PIT_CH2);
+
+	return (u16)(lo | (inb(PIT_CH2) << 8));
+}
+
+struct sample {
+	u16 pit;
+	u32 lapic;
+	u64 tsc;
+};
+
+static void sample(struct sample *s)
+{
+	/* Same order at both ends, so the read latencies cancel. */
+	s->pit = pit_read();
+	s->lapic = lapic_read(LAPIC_TIMER_CCR);
+	s->tsc = rdtsc();
+}
+
+/* One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks. */
+static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
+{
+	u16 window = (u16)(PIT_HZ * WINDOW_MS / 1000);
+	struct sample a, b;
 	u8 gate = inb(PIT_GATE);
 
-	outb(PIT_GATE, (gate & ~0x02) & ~0x01);	/* speaker off, gate low */
-	outb(PIT_CMD, 0xb0);	/* channel 2, lobyte/hibyte, mode 0 */
-	outb(PIT_CH2, count & 0xff);
-	outb(PIT_CH2, count >> 8);
-
+	outb(PIT_GATE, gate & ~0x03);	/* speaker off, gate low */
+	outb(PIT_CMD, 0xb0);		/* channel 2, lo/hi byte, mode 0 */
+	outb(PIT_CH2, 0xff);
+	outb(PIT_CH2, 0xff);
+	outb(PIT_GATE, (gate & ~0x02) | 0x01);	/* gate high: count */
 	lapic_write(LAPIC_TIMER_ICR, 0xffffffff);
-	u64 t0 = rdtsc();
-	u32 c0 = lapic_read(LAPIC_TIMER_CCR);
-
-	outb(PIT_GATE, (inb(PIT_GATE) & ~0x02) | 0x01);	/* gate high: go */
-	/* OUT2 (bit 5) rises when the count expires.  Bounded wait. */
-	for (u64 i = 0; !(inb(PIT_GATE) & 0x20); i++)
-		if (i > 100000000ULL)
+	sample(&a);
+	/* Bounded: at most the PIT's full 55 ms period, plus slack. */
+	for (u64 i = 0;; i++) {
+		sample(&b);
+		if ((u16)(a.pit - b.pit) >= window)
+			break;
+		if (i > 10000000ULL)
 			return false;
-	u32 c1 = lapic_read(LAPIC_TIMER_CCR);
-	u64 t1 = rdtsc();
-
+	}
 	lapic_write(LAPIC_TIMER_ICR, 0);
-	*lapic_ticks = c0 - c1;
-	*tsc_cycles = t1 - t0;
+	u64 pit_ticks = (u16)(a.pit - b.pit);
+
+	*lapic_hz = (u64)(a.lapic - b.lapic) * PIT_HZ / pit_ticks;
+	*tsc_hz_out = (b.tsc - a.tsc) * PIT_HZ / pit_ticks;
 	return true;
 }
 
@@ -76,16 +103,16 @@ void lapic_timer_calibrate(void)
 			panic("calibrate: PIT channel 2 never expired");
 	sort_u64(lapic, WINDOWS);
 	sort_u64(tsc, WINDOWS);
-	u64 lhz = lapic[WINDOWS / 2] * 1000 / WINDOW_MS;
+	u64 lhz = lapic[WINDOWS / 2];
 
-	tsc_hz = tsc[WINDOWS / 2] * 1000 / WINDOW_MS;
+	tsc_hz = tsc[WINDOWS / 2];
 	/* Bounds: anything outside these is a broken reference. */
 	if (lhz < 1000000 || lhz > 10000000000ULL)
 		panic("calibrate: LAPIC timer %lu Hz is implausible", lhz);
 	if (tsc_hz < 100000000ULL || tsc_hz > 20000000000ULL)
 		panic("calibrate: TSC %lu Hz is implausible", tsc_hz);
 	lapic_set_timer_freq(lhz);
-	printk("calibrate: source PIT ch2, %d x %d ms windows (median)\n",
+	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median\n",
 	       WINDOWS, WINDOW_MS);
 	printk("calibrate: LAPIC timer %lu.%03lu MHz (divider %d), TSC %lu.%03lu MHz\n",
 	       lhz / 1000000, lhz / 1000 % 1000, TIMER_DIVIDER,

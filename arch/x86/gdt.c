@@ -9,7 +9,6 @@
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 
-#define IST_STACK_SIZE	8192
 
 struct tss {
 	u32 reserved0;

@@ -27,13 +27,18 @@ struct mb2_mmap_entry {
 
 extern char __kernel_end[];
 
+bool pvh_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
+
+/* Multiboot2 (GRUB, the ISO) or PVH (QEMU -kernel): the magic says which. */
 void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr)
 {
 	static char empty[] = "";
 	u32 total = *(u32 *)info_addr;
 
+	if (pvh_boot_info(bi, magic, info_addr))
+		return;
 	if (magic != MB2_MAGIC)
-		panic("not booted by a multiboot2 loader (magic %x)",
+		panic("not booted by a multiboot2 or PVH loader (magic %x)",
 		      (unsigned int)magic);
 	bi->cmdline = empty;
 	bi->reserved_end = (u64)__kernel_end;

@@ -125,3 +125,34 @@ unsigned long arch_task_stack_init(void *top, void (*entry)(void))
 	*--sp = 0;				/* r15 */
 	return (unsigned long)sp;
 }
+
+u32 arch_cpu_hw_id(void)
+{
+	return lapic_id();
+}
+
+int arch_firmware_cpu_count(void)
+{
+	return acpi_platform.nr_cpus;
+}
+
+u64 arch_timer_expected_hz(void)
+{
+	/* QEMU's (and KVM's) LAPIC timer input is a 1 GHz clock. */
+	return 1000000000ULL / TIMER_DIVIDER;
+}
+
+u64 arch_ist_top(int cpu, int ist);
+
+bool arch_on_nmi_stack(void)
+{
+	u64 top = arch_ist_top(raw_smp_processor_id(), IST_NMI);
+	u64 sp = (u64)__builtin_frame_address(0);
+
+	return sp < top && sp >= top - IST_STACK_SIZE;
+}
+
+void arch_halt_irqs_off(void)
+{
+	__asm__ __volatile__("hlt" ::: "memory");
+}

@@ -23,6 +23,7 @@ struct trap_frame {
 #define IST_MC		3
 #define IST_PF		4
 #define NR_IST		4
+#define IST_STACK_SIZE	8192
 
 /* Interrupt vectors.  Priority class = vector >> 4. */
 #define VEC_TEST_LOW	0x30

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot dynrcu scenarios in QEMU and judge their KTAP output.
+
+A scenario file holds "key: value" lines (and # comments):
+  cpus:     number of vCPUs (required)
+  cmdline:  kernel command line (default: empty, the default suite)
+  timeout:  seconds for 4 CPUs under TCG; scaled with the CPU count
+  expect:   pass (default) | fail | timeout
+  reason:   for expect fail/timeout, a regex the console must match:
+            the run must fail *for that reason* to count as caught
+  accel:    any (default) | tcg | kvm: where the scenario may run
+  boot:     auto (default) | grub | direct: grub boots the ISO through
+            SeaBIOS and GRUB (multiboot2); direct gives QEMU the ELF with
+            -kernel (PVH).  auto is grub under TCG, direct under KVM, where
+            GRUB's real-mode code takes about 45 s
+  desc:     one line saying what the scenario is for
+
+A pass needs: a "KTAP version 1" line, a plan "1..N", a result for every
+test 1..N in order, no "not ok", no "!!!" line, and QEMU exiting with 33
+(isa-debug-exit 0x10).  Anything else, a timeout included, is a failure,
+reported with the last console lines.  The run ends with
+"N passed, N failed".
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+KEYS = {"cpus", "cmdline", "timeout", "expect", "reason", "accel", "desc",
+        "boot"}
+PASS_STATUS = 33
+TAIL = 40
+
+
+class ScenarioError(Exception):
+    pass
+
+
+def parse_scenario(path):
+    sc = {"cmdline": "", "timeout": "60", "expect": "pass", "accel": "any"}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if ":" not in line:
+                raise ScenarioError(f"{path}:{n}: expected 'key: value'")
+            key, val = (s.strip() for s in line.split(":", 1))
+            if key not in KEYS:
+                raise ScenarioError(f"{path}:{n}: unknown key '{key}'")
+            sc[key] = val
+    sc["name"] = os.path.splitext(os.path.basename(path))[0]
+    try:
+        sc["cpus"] = int(sc["cpus"])
+        sc["timeout"] = int(sc["timeout"])
+    except KeyError:
+        raise ScenarioError(f"{path}: missing 'cpus'")
+    except ValueError as e:
+        raise ScenarioError(f"{path}: not a number: {e}")
+    if not 1 <= sc["cpus"] <= 32:
+        raise ScenarioError(f"{path}: cpus must be 1..32")
+    if sc["expect"] not in ("pass", "fail", "timeout"):
+        raise ScenarioError(f"{path}: expect must be pass, fail or timeout")
+    if sc["expect"] != "pass" and "reason" not in sc:
+        raise ScenarioError(f"{path}: expect {sc['expect']} needs a reason")
+    if sc["accel"] not in ("any", "tcg", "kvm"):
+        raise ScenarioError(f"{path}: accel must be any, tcg or kvm")
+    sc.setdefault("boot", "auto")
+    if sc["boot"] not in ("auto", "grub", "direct"):
+        raise ScenarioError(f"{path}: boot must be auto, grub or direct")
+    return sc
+
+
+KVM_PROBE = "tests=lapic_timer_calibration,timer_periodic"
+
+
+def kvm_works(kernel):
+    """Boot a short timer probe under KVM.  These machines' /dev/kvm is a
+    paravirtual variant whose LAPIC timer can lose most ticks of an idle
+    vCPU; a KVM that fails the probe is not used.  Cached per kernel."""
+    stamp = os.path.join(BUILD, "kvm-probe")
+    key = f"{os.path.getmtime(kernel)}"
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            k, verdict = f.read().split()
+        if k == key:
+            return verdict == "ok"
+    status, text = run_qemu(
+        qemu_cmd("kvm", None, 2, ["-kernel", kernel, "-append", KVM_PROBE]),
+        90, os.path.join(BUILD, "logs", "kvm-probe.log"))
+    ok = status is not None and not judge_ktap(text, status)
+    if not ok:
+        why = [l for l in text.splitlines() if l.startswith("# tests/")][:1]
+        print("harness: /dev/kvm fails the timer probe"
+              + (f" ({why[0].strip('# ')})" if why else "")
+              + "; using TCG (set ACCEL=kvm to force KVM)")
+    with open(stamp, "w") as f:
+        f.write(f"{key} {'ok' if ok else 'bad'}\n")
+    return ok
+
+
+def pick_accel(kernel):
+    want = os.environ.get("ACCEL", "")
+    if want in ("tcg", "kvm"):
+        return want
+    if want:
+        sys.exit(f"harness: ACCEL={want}: expected tcg or kvm")
+    try:
+        fd = os.open("/dev/kvm", os.O_RDWR)
+        os.close(fd)
+    except OSError:
+        return "tcg"
+    return "kvm" if kvm_works(kernel) else "tcg"
+
+
+def iso_for(kernel, cmdline):
+    """The ISO booting kernel with cmdline, cached by content."""
+    if not cmdline:
+        base = os.path.join(BUILD, "dynrcu.iso")
+        if os.path.exists(base) and \
+                os.path.getmtime(base) >= os.path.getmtime(kernel):
+            return base
+    h = hashlib.sha1()
+    with open(kernel, "rb") as f:
+        h.update(f.read())
+    h.update(cmdline.encode())
+    iso = os.path.join(BUILD, "iso", h.hexdigest()[:16] + ".iso")
+    if not os.path.exists(iso):
+        os.makedirs(os.path.dirname(iso), exist_ok=True)
+        subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), kernel,
+                        iso, cmdline], check=True)
+    return iso
+
+
+def qemu_cmd(accel, iso, cpus, extra=()):
+    """iso None: the caller boots with -kernel (extra)."""
+    cmd = ["qemu-system-x86_64", "-accel", accel, "-m", "256M",
+           "-smp", str(cpus)]
+    if iso:
+        cmd += ["-cdrom", iso, "-boot", "d"]
+    cmd += ["-display", "none", "-no-reboot", "-serial", "stdio",
+           "-monitor", "none",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if accel == "tcg":
+        cmd += ["-cpu", "max"]
+    return cmd + list(extra)
+
+
+def boot_mode(sc, accel):
+    if sc["boot"] != "auto":
+        return sc["boot"]
+    return "direct" if accel == "kvm" else "grub"
+
+
+def boot_args(kernel, cmdline, mode):
+    """(iso, extra QEMU arguments) for a boot mode."""
+    if mode == "direct":
+        return None, ["-kernel", kernel, "-append", cmdline]
+    return iso_for(kernel, cmdline), []
+
+
+def timeout_for(sc, accel, mode):
+    # TCG runs every vCPU on 2 host cores: time grows with the CPU count.
+    t = sc["timeout"] * max(1.0, sc["cpus"] / 4)
+    if accel == "kvm" and mode == "grub":
+        t += 90        # GRUB's real-mode code is slow under this KVM
+    return int(t)
+
+
+def run_qemu(cmd, timeout, log_path, live=False):
+    """Run QEMU; return (exit status or None on timeout, console text)."""
+    out = []
+    start = time.monotonic()
+    with open(log_path, "w") as log:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        os.set_blocking(p.stdout.fileno(), False)
+        timed_out = False
+        while True:
+            chunk = p.stdout.read()
+            if chunk:
+                text = chunk.decode(errors="replace")
+                out.append(text)
+                log.write(text)
+                if live:
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+            if p.poll() is not None and not chunk:
+                break
+            if time.monotonic() - start > timeout:
+                timed_out = True
+                p.kill()
+                p.wait()
+                break
+            time.sleep(0.05)
+    text = "".join(out).replace("\r", "")
+    return (None if timed_out else p.returncode), text
+
+
+def judge_ktap(text, status):
+    """Return a list of problems; empty means the run passed."""
+    problems = []
+    lines = text.splitlines()
+    if "KTAP version 1" not in lines:
+        problems.append("no 'KTAP version 1' line")
+    plans = [l for l in lines if re.fullmatch(r"1\.\.\d+", l)]
+    if not plans:
+        problems.append("no KTAP plan")
+    else:
+        planned = int(plans[0][3:])
+        results = [re.fullmatch(r"(not )?ok (\d+) (\S+)( #.*)?", l)
+                   for l in lines]
+        results = [m for m in results if m]
+        nums = [int(m.group(2)) for m in results]
+        if nums != list(range(1, planned + 1)):
+            problems.append(f"planned 1..{planned}, got results {nums}")
+        for m in results:
+            if m.group(1):
+                problems.append(f"not ok {m.group(2)} {m.group(3)}")
+        if planned == 0:
+            problems.append("plan 1..0: no test ran")
+    for l in lines:
+        if "!!!" in l:
+            problems.append(f"error line: {l.strip()}")
+            break
+    if status != PASS_STATUS:
+        problems.append(f"QEMU exit status {status}, expected {PASS_STATUS}")
+    return problems
+
+
+def tail(text, n=TAIL):
+    return "\n".join("    | " + l for l in text.splitlines()[-n:])
+
+
+def run_scenario(sc, kernel, accel):
+    os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
+    log = os.path.join(BUILD, "logs", sc["name"] + ".log")
+    mode = boot_mode(sc, accel)
+    iso, extra = boot_args(kernel, sc["cmdline"], mode)
+    limit = timeout_for(sc, accel, mode)
+    t0 = time.monotonic()
+    status, text = run_qemu(qemu_cmd(accel, iso, sc["cpus"], extra), limit,
+                            log)
+    secs = time.monotonic() - t0
+    head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, {secs:.1f} s)"
+
+    if status is None:
+        problems = [f"timeout after {limit} s"]
+    else:
+        problems = judge_ktap(text, status)
+    if sc["expect"] == "pass":
+        if not problems:
+            print(f"PASS {head}")
+            return True
+        print(f"FAIL {head}: " + "; ".join(problems[:5]))
+        print(tail(text))
+        return False
+    # Expected failure: it must fail, in the expected way, for the reason.
+    m = re.search(sc["reason"], text, re.M)
+    if sc["expect"] == "timeout" and status is not None:
+        print(f"FAIL {head}: expected a timeout, but QEMU exited {status}")
+        print(tail(text))
+        return False
+    if not problems:
+        print(f"FAIL {head}: expected a failure, but the run passed")
+        return False
+    if not m:
+        print(f"FAIL {head}: failed, but not for the expected reason "
+              f"/{sc['reason']}/: " + "; ".join(problems[:3]))
+        print(tail(text))
+        return False
+    print(f"PASS {head}: failed, as expected, because: "
+          f"{' / '.join(m.group(0).strip().splitlines())} ({problems[0]})")
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kernel", default=os.path.join(BUILD, "kernel.elf"))
+    ap.add_argument("--run", action="store_true",
+                    help="boot once with the console live (make run)")
+    ap.add_argument("--gdb", action="store_true",
+                    help="with --run: wait for gdb on :1234 (-s -S)")
+    ap.add_argument("--cpus", type=int, default=4)
+    ap.add_argument("--cmdline", default="")
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("scenarios", nargs="*")
+    args = ap.parse_args()
+    if not os.path.exists(args.kernel):
+        sys.exit(f"harness: no kernel at {args.kernel}: run make first")
+    os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
+    accel = pick_accel(args.kernel)
+
+    if args.run:
+        if not 1 <= args.cpus <= 32:
+            sys.exit(f"harness: SMP={args.cpus}: expected 1..32")
+        # make run/debug: the ISO, as users boot it; direct under KVM.
+        iso, extra = boot_args(args.kernel, args.cmdline,
+                               "direct" if accel == "kvm" else "grub")
+        extra += ["-s", "-S"] if args.gdb else []
+        cmd = qemu_cmd(accel, iso, args.cpus, extra)
+        print("harness: " + " ".join(cmd), flush=True)
+        if args.gdb:
+            print("harness: waiting for gdb: run 'make gdb' in another "
+                  "terminal", flush=True)
+        os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
+        status, text = run_qemu(cmd, args.timeout,
+                                os.path.join(BUILD, "logs", "run.log"),
+                                live=True)
+        if status is None:
+            print(f"\nharness: timeout after {args.timeout} s; last lines:")
+            print(tail(text))
+            return 1
+        problems = judge_ktap(text, status)
+        print(f"\nharness: QEMU exited {status}: "
+              + ("pass" if not problems else "; ".join(problems[:5])))
+        return 0 if not problems else 1
+
+    if not args.scenarios:
+        sys.exit("harness: no scenario files given")
+    try:
+        scenarios = [parse_scenario(p) for p in args.scenarios]
+    except (ScenarioError, OSError) as e:
+        sys.exit(f"harness: {e}")
+    passed = failed = 0
+    for sc in scenarios:
+        if sc["accel"] != "any" and sc["accel"] != accel:
+            print(f"SKIP {sc['name']}: needs accel {sc['accel']}")
+            continue
+        if run_scenario(sc, args.kernel, accel):
+            passed += 1
+        else:
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The scheduling-clock tick and one-shot timers. */
+#include "arch/x86/arch.h"
+#include "kernel/percpu.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "tests/kernel/util.h"
+
+static void kick_all_cpus(void)
+{
+	int cpu;
+
+	/* An idle CPU re-reads nohz_enabled when something wakes it. */
+	for_each_online_cpu(cpu)
+		if (cpu != raw_smp_processor_id())
+			arch_send_ipi(cpu, IRQ_RESCHEDULE);
+}
+
+/*
+ * Every CPU takes ticks at HZ.  The tick is switched to stay on in idle
+ * (nohz=off behaviour) for the window: idle vCPUs then cost the host
+ * nothing between ticks, so none are lost to an overloaded host, which
+ * busy loops on every vCPU would cause under TCG on 2 host cores.
+ */
+KTEST(timer_periodic)
+{
+	u64 t0, t1, before[NR_CPUS];
+	unsigned int saved = nohz_enabled;
+	int cpu, bad = 0;
+
+	WRITE_ONCE(nohz_enabled, 0);
+	kick_all_cpus();
+	msleep(100);
+	t0 = ktime_get_ns();
+	for_each_online_cpu(cpu)
+		before[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
+	msleep(1000);
+	t1 = ktime_get_ns();
+	u64 expect = (t1 - t0) * tick_hz / NSEC_PER_SEC;
+
+	for_each_online_cpu(cpu) {
+		u64 n = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - before[cpu];
+
+		ktap_diag("cpu%d: %lu ticks in %lu ms (expected %lu at HZ=%u)",
+			  cpu, n, (t1 - t0) / NSEC_PER_MSEC, expect, tick_hz);
+		bad |= KT_EXPECT(n * 10 >= expect * 8 && n * 10 <= expect * 12,
+				 "cpu%d: %lu ticks, not within 20%% of %lu",
+				 cpu, n, expect);
+	}
+	WRITE_ONCE(nohz_enabled, saved);
+	kick_all_cpus();
+	return bad;
+}
+
+struct oneshot {
+	struct timer timer;
+	u64 expires;
+	u64 fired_at;
+	int fired;
+};
+
+static void oneshot_fn(struct timer *t)
+{
+	struct oneshot *o = container_of(t, struct oneshot, timer);
+
+	o->fired_at = ktime_get_ns();
+	o->fired++;
+}
+
+static int oneshot_bad[NR_CPUS];
+
+/*
+ * On each CPU: arm a timer 5 ms out and go idle (the tick stops, so the
+ * LAPIC runs one-shot for it).  It must fire once, and not early.
+ */
+static void oneshot_on_cpu(int cpu, void *arg)
+{
+	struct oneshot o = { .fired = 0 };
+
+	(void)arg;
+	timer_init(&o.timer, oneshot_fn);
+	preempt_disable();
+	o.expires = ktime_get_ns() + 5 * NSEC_PER_MSEC;
+	add_timer(&o.timer, o.expires);
+	preempt_enable();
+	msleep(30);
+	oneshot_bad[cpu] = KT_EXPECT(o.fired == 1, "cpu%d: fired %d times",
+				     cpu, o.fired) ||
+			   KT_EXPECT(o.fired_at >= o.expires,
+				     "cpu%d: fired %lu ns early", cpu,
+				     o.expires - o.fired_at);
+	ktap_diag("cpu%d: one-shot fired %lu us after its expiry", cpu,
+		  (o.fired_at - o.expires) / NSEC_PER_USEC);
+}
+
+KTEST(timer_oneshot)
+{
+	int cpu, bad = 0;
+
+	run_on_each_cpu(oneshot_on_cpu, NULL);
+	for_each_online_cpu(cpu)
+		bad |= oneshot_bad[cpu];
+	return bad;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the in-kernel tests. */
+#ifndef TESTS_KERNEL_UTIL_H
+#define TESTS_KERNEL_UTIL_H
+
+#include "kernel/ktap.h"
+#include "kernel/sched.h"
+
+/* Run fn(cpu, arg) in a thread pinned to each online CPU; wait for all. */
+void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg);
+/* Run fn(arg) in a thread pinned to cpu and wait for it. */
+void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
+/* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
+bool wait_flag(volatile int *flag, unsigned int timeout_ms);
+/* A small pseudo-random generator for tests (xorshift). */
+u64 test_rand(u64 *state);
+
+#endif
