@@ -16,6 +16,9 @@ struct ktest {
 	unsigned int flags;
 };
 
+/* Return value of a test that cannot run here (reported "# SKIP"). */
+#define KTEST_SKIP	(-1)
+
 /* Not in the default suite: only run when named in tests= (fault hooks). */
 #define KTEST_EXPLICIT	0x1
 

@@ -25,6 +25,9 @@ struct cpu_stats {
 	u64 irqs_from_idle;	/* IRQs that found the CPU dynticks-idle */
 	u64 nmis_from_idle;
 	u32 max_irq_depth;	/* deepest hardirq nesting seen */
+	u64 last_tick_ns;	/* for the tick-interval ring below */
+	u32 tick_gap_idx;
+	u32 tick_gap_us[64];	/* the last 64 intervals between ticks */
 	u32 irq_by_vector[NR_VECTORS];
 };
 
@@ -40,6 +43,7 @@ struct percpu {
 	int tick_stopped;		/* the idle loop stopped the tick */
 	int in_idle;			/* in the idle loop's sleep section */
 	u64 idle_since_ns;
+	unsigned long nmi_interrupted_ip;	/* where the current NMI hit */
 	struct cpu_stats stats;
 } __cacheline_aligned;
 

@@ -72,6 +72,8 @@ void arch_halt_irqs_off(void);		/* hlt with IRQs off: only NMI wakes */
 /* Print "  [<addr>] symbol+off" for one code address. */
 void arch_print_symbol(unsigned long addr);
 bool arch_is_stack_guard(unsigned long addr);
+/* The function containing addr, or NULL. */
+const char *arch_symbol_name(unsigned long addr);
 /* Map an interrupt vector to its enum irq_kind, or -1. */
 int arch_vector_kind(int vector);
 

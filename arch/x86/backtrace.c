@@ -34,6 +34,13 @@ static const char *lookup(unsigned long addr, unsigned long *off)
 	return ksym_names + ksym_name_off[lo];
 }
 
+const char *arch_symbol_name(unsigned long addr)
+{
+	unsigned long off;
+
+	return lookup(addr, &off);
+}
+
 void arch_print_symbol(unsigned long addr)
 {
 	unsigned long off = 0;

@@ -16,6 +16,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sort.h"
 #include "kernel/time.h"
 
 #define PIT_HZ		1193182ULL
@@ -28,17 +29,6 @@
 static u64 tsc_hz;
 
 void lapic_set_timer_freq(u64 hz);
-
-static void sort_u64(u64 *a, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-			u64 t = a[j];
-
-			a[j] = a[j - 1];
-			a[j - 1] = t;
-		}
-}
 
 static u16 pit_read(void)
 {

@@ -126,6 +126,7 @@ void trap_dispatch(struct trap_frame *f)
 	u64 v = f->vector;
 
 	if (v == VEC_NMI) {
+		this_cpu()->nmi_interrupted_ip = f->rip;
 		handle_nmi();
 		return;
 	}

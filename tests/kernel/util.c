@@ -2,6 +2,7 @@
 #include "tests/kernel/util.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"
+#include "kernel/sort.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
 
@@ -67,4 +68,29 @@ u64 test_rand(u64 *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+u64 tick_gap_median_us(int cpu)
+{
+	u64 gaps[64];
+
+	for (int i = 0; i < 64; i++)
+		gaps[i] = READ_ONCE(per_cpu_area(cpu)->stats.tick_gap_us[i]);
+	sort_u64(gaps, 64);
+	return gaps[32];
+}
+
+int check_tick_rate(int cpu, u64 ticks, u64 window_ns)
+{
+	u64 want_us = 1000000 / tick_hz;
+	u64 gap = tick_gap_median_us(cpu);
+	u64 expect = window_ns * tick_hz / NSEC_PER_SEC;
+
+	ktap_diag("cpu%d: %lu ticks in %lu ms (%lu%% of HZ=%u), median interval %lu us (want %lu)",
+		  cpu, ticks, window_ns / NSEC_PER_MSEC,
+		  expect ? ticks * 100 / expect : 0, tick_hz, gap, want_us);
+	return KT_EXPECT(ticks >= 64 && gap * 10 >= want_us * 8 &&
+			 gap * 10 <= want_us * 12,
+			 "cpu%d: tick interval %lu us, not within 20%% of %lu us",
+			 cpu, gap, want_us);
 }

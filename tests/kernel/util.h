@@ -12,6 +12,14 @@ void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg);
 void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
+/*
+ * Median of a CPU's last 64 tick intervals, in us.  A rate measure that a
+ * host stalling the vCPU (which merges ticks) does not skew.
+ */
+u64 tick_gap_median_us(int cpu);
+/* The tick-rate check: median interval within 20% of 1/HZ. */
+int check_tick_rate(int cpu, u64 ticks, u64 window_ns);
+
 /* A small pseudo-random generator for tests (xorshift). */
 u64 test_rand(u64 *state);
 

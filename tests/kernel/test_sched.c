@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Scheduler: time-slice preemption, migration, completions, msleep. */
+#include "kernel/percpu.h"
+#include "kernel/sort.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "tests/kernel/util.h"
+
+#define SPIN_MS		300
+
+static volatile u64 spins[2];
+static volatile int spin_stop;
+
+static int spinner(void *arg)
+{
+	volatile u64 *n = arg;
+
+	while (!READ_ONCE(spin_stop))
+		(*n)++;		/* never sleeps: only the tick can switch us */
+	return 0;
+}
+
+KTEST(sched_preempt)
+{
+	int cpu = num_online_cpus() - 1;
+	u64 total;
+
+	spins[0] = spins[1] = 0;
+	spin_stop = 0;
+	kthread_run(spinner, (void *)&spins[0], cpu, "spinner-a");
+	kthread_run(spinner, (void *)&spins[1], cpu, "spinner-b");
+	msleep(SPIN_MS);
+	u64 a = spins[0], b = spins[1];
+
+	spin_stop = 1;
+	msleep(20);
+	total = a + b;
+	ktap_diag("cpu%d: %lu and %lu iterations in %d ms (%lu%% / %lu%%)",
+		  cpu, a, b, SPIN_MS, total ? a * 100 / total : 0,
+		  total ? b * 100 / total : 0);
+	/* 10 ms slices over 300 ms: each gets many turns, so >= 10%. */
+	return KT_EXPECT(a * 10 >= total && b * 10 >= total,
+			 "one CPU-bound thread starved the other");
+}
+
+static int roamer(void *arg)
+{
+	struct task *self = current;
+
+	kthread_set_roaming(self, 1);
+	busy_wait_ns(100 * NSEC_PER_MSEC);
+	*(volatile u64 *)arg = self->ran_on_mask;
+	return 0;
+}
+
+KTEST(sched_migrate)
+{
+	volatile u64 mask = 0;
+	int n = 0;
+
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs to migrate between");
+		return KTEST_SKIP;
+	}
+	kthread_run(roamer, (void *)&mask, ANY_CPU, "roamer");
+	for (int i = 0; i < 200 && !mask; i++)
+		msleep(10);
+	for (u64 m = mask; m; m &= m - 1)
+		n++;
+	ktap_diag("a roaming thread ran on %d CPUs (mask %lx)", n, mask);
+	return KT_EXPECT(n >= 2, "ran on %d CPUs", n);
+}
+
+static struct completion comp;
+static volatile u64 completed_at;
+
+static int completer(void *arg)
+{
+	(void)arg;
+	msleep(20);
+	completed_at = ktime_get_ns();
+	complete(&comp);
+	return 0;
+}
+
+KTEST(completion_wait)
+{
+	init_completion(&comp);
+	u64 t0 = ktime_get_ns();
+
+	kthread_run(completer, NULL, ANY_CPU, "completer");
+	wait_for_completion(&comp);
+	u64 t1 = ktime_get_ns();
+
+	ktap_diag("woken %lu us after complete(), %lu ms after the start",
+		  (t1 - completed_at) / NSEC_PER_USEC,
+		  (t1 - t0) / NSEC_PER_MSEC);
+	int bad = KT_EXPECT(t1 >= completed_at && completed_at >= t0 +
+			    20 * NSEC_PER_MSEC, "returned before complete()");
+
+	/* A completion done before the wait does not block. */
+	init_completion(&comp);
+	complete(&comp);
+	bad |= KT_EXPECT(wait_for_completion_timeout(&comp, NSEC_PER_SEC),
+			 "pre-completed completion blocked");
+	bad |= KT_EXPECT(!wait_for_completion_timeout(&comp,
+						      5 * NSEC_PER_MSEC),
+			 "a consumed completion did not time out");
+	return bad;
+}
+
+/*
+ * msleep(n) sleeps at least n ms, and (median over trials) at most one
+ * tick longer.  The median keeps one trial that a loaded host delayed
+ * from failing the test; an early wake-up fails it outright.
+ */
+KTEST(msleep_accuracy)
+{
+	static const unsigned int ms[] = { 1, 5, 20 };
+	const u64 tick_ns = NSEC_PER_SEC / tick_hz;
+	int bad = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
+		u64 over[15];
+
+		for (int t = 0; t < 15; t++) {
+			u64 t0 = ktime_get_ns();
+
+			msleep(ms[i]);
+			u64 dt = ktime_get_ns() - t0;
+
+			bad |= KT_EXPECT(dt >= ms[i] * NSEC_PER_MSEC,
+					 "msleep(%u) took %lu us", ms[i],
+					 dt / NSEC_PER_USEC);
+			over[t] = dt - ms[i] * NSEC_PER_MSEC;
+		}
+		sort_u64(over, 15);
+		ktap_diag("msleep(%u): overshoot median %lu us, max %lu us (tick %lu us)",
+			  ms[i], over[7] / NSEC_PER_USEC,
+			  over[14] / NSEC_PER_USEC, tick_ns / NSEC_PER_USEC);
+		bad |= KT_EXPECT(over[7] <= tick_ns,
+				 "msleep(%u) median overshoot %lu us", ms[i],
+				 over[7] / NSEC_PER_USEC);
+	}
+	return bad;
+}

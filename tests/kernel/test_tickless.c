@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tickless idle: idle CPUs take no ticks, IRQs do not restart the tick. */
+#include "arch/x86/arch.h"
+#include "kernel/irq.h"
+#include "kernel/percpu.h"
+#include "kernel/sort.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "tests/kernel/util.h"
+
+static void busy_1s(void *arg)
+{
+	(void)arg;
+	busy_wait_ns(NSEC_PER_SEC);
+}
+
+/*
+ * One CPU busy for 1 s, the others idle: each idle CPU takes 0 ticks (1
+ * at most, for the transition); the busy one takes about HZ.
+ */
+KTEST(tickless_idle)
+{
+	int busy = num_online_cpus() - 1, cpu, bad = 0;
+	u64 before[NR_CPUS], t0, t1;
+
+	msleep(50);	/* let everything from earlier tests settle */
+	for_each_online_cpu(cpu)
+		before[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
+	t0 = ktime_get_ns();
+	run_on_cpu(busy, busy_1s, NULL);
+	t1 = ktime_get_ns();
+	for_each_online_cpu(cpu) {
+		u64 n = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - before[cpu];
+
+		if (cpu == busy) {
+			ktap_diag("tickless_idle: busy cpu%d took %lu ticks in %lu ms (HZ=%u)",
+				  cpu, n, (t1 - t0) / NSEC_PER_MSEC, tick_hz);
+			bad |= check_tick_rate(cpu, n, t1 - t0);
+		} else {
+			ktap_diag("tickless_idle: idle cpu%d took %lu ticks", cpu,
+				  n);
+			/* cpu0 runs this test's thread: it wakes twice. */
+			bad |= KT_EXPECT(n <= (cpu == raw_smp_processor_id() ? 2 : 1),
+					 "idle cpu%d took %lu ticks", cpu, n);
+		}
+	}
+	return bad;
+}
+
+static volatile int stray_irqs;
+
+static void stray_handler(void)
+{
+	stray_irqs++;
+}
+
+/*
+ * An IPI to an idle CPU that wakes nothing leaves its tick stopped: no
+ * idle exit, no tick.
+ */
+KTEST(idle_irq_stays_tickless)
+{
+	int bad = 0, tested = 0, cpu;
+
+	request_irq(IRQ_TEST_LOW, stray_handler);
+	for_each_online_cpu(cpu) {
+		struct percpu *pc = per_cpu_area(cpu);
+
+		if (cpu == raw_smp_processor_id())
+			continue;
+		msleep(10);	/* let it settle into idle */
+		u64 exits = READ_ONCE(pc->stats.idle_exit);
+		u64 ticks = READ_ONCE(pc->stats.ticks);
+
+		if (!READ_ONCE(pc->tick_stopped) || !READ_ONCE(pc->in_idle)) {
+			ktap_diag("cpu%d is not tickless-idle", cpu);
+			bad = 1;
+			continue;
+		}
+		stray_irqs = 0;
+		for (int i = 0; i < 10; i++) {
+			arch_send_ipi(cpu, IRQ_TEST_LOW);
+			msleep(2);
+		}
+		bad |= KT_EXPECT(stray_irqs == 10, "cpu%d: %d of 10 IRQs", cpu,
+				 stray_irqs);
+		bad |= KT_EXPECT(READ_ONCE(pc->stats.idle_exit) == exits,
+				 "cpu%d left idle", cpu);
+		bad |= KT_EXPECT(READ_ONCE(pc->stats.ticks) == ticks,
+				 "cpu%d took %lu ticks", cpu,
+				 READ_ONCE(pc->stats.ticks) - ticks);
+		bad |= KT_EXPECT(READ_ONCE(pc->tick_stopped),
+				 "cpu%d restarted its tick", cpu);
+		tested++;
+	}
+	request_irq(IRQ_TEST_LOW, NULL);
+	if (!tested) {
+		ktap_diag("needs a second CPU to be idle");
+		return bad ? bad : KTEST_SKIP;
+	}
+	ktap_diag("%d idle CPUs took 10 IRQs each and stayed tickless", tested);
+	return bad;
+}
+
+static volatile u64 woke_at;
+static volatile int sleeper_ready;
+
+static int sleeper(void *arg)
+{
+	struct task **self = arg;
+
+	*self = current;
+	for (;;) {
+		set_current_state(TASK_SLEEPING);
+		WRITE_ONCE(sleeper_ready, 1);
+		schedule();
+		woke_at = ktime_get_ns();
+		if (READ_ONCE(sleeper_ready) == 2)
+			return 0;
+	}
+}
+
+/* A wake-up IPI to an idle CPU gets the thread running within 1 ms. */
+KTEST(idle_wake_latency)
+{
+	int cpu = num_online_cpus() - 1, bad = 0;
+	struct task *t = NULL;
+	u64 lat[21];
+
+	if (cpu == raw_smp_processor_id()) {
+		ktap_diag("needs a second CPU to wake");
+		return KTEST_SKIP;
+	}
+	sleeper_ready = 0;
+	kthread_run(sleeper, &t, cpu, "sleeper");
+	for (int i = 0; i < 21; i++) {
+		while (!READ_ONCE(sleeper_ready))
+			msleep(1);
+		msleep(5);	/* the CPU goes tickless idle */
+		bad |= KT_EXPECT(per_cpu_area(cpu)->in_idle,
+				 "cpu%d not idle before the wake-up", cpu);
+		woke_at = 0;
+		sleeper_ready = i == 20 ? 2 : 0;
+		u64 t0 = ktime_get_ns();
+
+		wake_up_process(t);
+		while (!READ_ONCE(woke_at))
+			;
+		lat[i] = woke_at - t0;
+	}
+	sort_u64(lat, 21);
+	ktap_diag("idle wake-up latency: median %lu us, max %lu us (21 trials)",
+		  lat[10] / NSEC_PER_USEC, lat[20] / NSEC_PER_USEC);
+	bad |= KT_EXPECT(lat[10] < NSEC_PER_MSEC, "median %lu us",
+			 lat[10] / NSEC_PER_USEC);
+	return bad;
+}
