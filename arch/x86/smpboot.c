@@ -112,5 +112,5 @@ void arch_start_secondaries(void)
 		}
 		cpu++;
 	}
-	printk("smp: %u CPUs online\n", num_online_cpus());
+	printk("smp: %d application processors started\n", cpu - 1);
 }

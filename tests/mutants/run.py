@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Kernel mutants: validate the validation on real (virtual) hardware.
+
+Each tests/mutants/kernel/*.patch is a deliberate bug.  Its preamble (the
+text before the diff, which patch ignores) says how to expose it:
+
+  Mutant: one line saying what the bug is
+  Scenario: cpus=N timeout=S cmdline=<kernel command line>
+  Detector: a regex the console must match (the check that catches it)
+  Undetectable: the reason no test on x86 can see it (instead of Detector)
+
+The runner copies the tree (tracked files as they are in the working
+tree, plus the build directory so only what the patch touches
+recompiles), applies the patch there with patch -p1 (never in the tree,
+never an #ifdef), builds the kernel, boots the scenario and requires the
+run to fail for the Detector's reason.  It prints a table (mutant,
+detector, time to detection) and "N passed, N failed"; a mutant that
+survives, or no longer applies or builds, is a failure.  An Undetectable
+mutant is built and booted too; it is reported as "not detectable on x86"
+with its reason, and never counted as caught.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness  # noqa: E402
+
+
+def parse_patch(path):
+    meta = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("--- ", "diff ")):
+                break
+            m = re.match(r"(Mutant|Scenario|Detector|Undetectable):\s*(.*)",
+                         line)
+            if m:
+                meta[m.group(1).lower()] = m.group(2).strip()
+    name = os.path.basename(path)[:-len(".patch")]
+    for key in ("mutant", "scenario"):
+        if key not in meta:
+            sys.exit(f"mutants: {path}: missing '{key.capitalize()}:' line")
+    if ("detector" in meta) == ("undetectable" in meta):
+        sys.exit(f"mutants: {path}: needs exactly one of Detector: or "
+                 "Undetectable:")
+    sc = {"cmdline": "", "timeout": "60", "cpus": "4"}
+    m = re.fullmatch(r"((?:\w+=\S+\s+)*?)cmdline=(.*)", meta["scenario"])
+    head, sc["cmdline"] = (m.group(1), m.group(2)) if m else \
+        (meta["scenario"], "")
+    for word in head.split():
+        k, _, v = word.partition("=")
+        if k not in ("cpus", "timeout"):
+            sys.exit(f"mutants: {path}: unknown scenario key '{k}'")
+        sc[k] = v
+    sc["cpus"], sc["timeout"] = int(sc["cpus"]), int(sc["timeout"])
+    return name, meta, sc
+
+
+def copy_tree(dst):
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
+                           capture_output=True).stdout.split(b"\0")
+    for f in files:
+        if not f:
+            continue
+        src = os.path.join(ROOT, f.decode())
+        if not os.path.exists(src):
+            continue        # deleted in the working tree
+        out = os.path.join(dst, f.decode())
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        shutil.copy2(src, out)
+    # Object files with their timestamps: make rebuilds only what the
+    # patch changes (patch gives the files it touches a new mtime).
+    for sub in ("arch", "kernel", "rcu", "tests", "boot"):
+        b = os.path.join(ROOT, "build", sub)
+        if os.path.isdir(b):
+            shutil.copytree(b, os.path.join(dst, "build", sub),
+                            copy_function=shutil.copy2)
+
+
+# Lines by which the kernel says something is wrong.
+FAILURE_SIGNAL = (r"WARNING:|!!!|Kernel panic|EXCEPTION|^not ok|"
+                  r"rcu: INFO: detected stall|End of test: FAILURE")
+
+
+def detection_time(text, regex):
+    """Guest seconds (printk clock) at the first failure signal, or at the
+    detector's line if that comes first: the time to detection.  A line
+    without a timestamp takes the last timestamp before it."""
+    last = 0.0
+    for line in text.splitlines():
+        ts = re.match(r"\[\s*(\d+\.\d+)\]", line)
+        if ts:
+            last = float(ts.group(1))
+        if re.search(FAILURE_SIGNAL, line) or re.search(regex, line):
+            return last
+    return None
+
+
+def run_mutant(path, accel):
+    name, meta, sc = parse_patch(path)
+    tmp = tempfile.mkdtemp(prefix=f"dynrcu-mutant-{name}-")
+    try:
+        copy_tree(tmp)
+        with open(path) as f:
+            r = subprocess.run(["patch", "-p1", "--batch", "--quiet"],
+                               cwd=tmp, stdin=f, capture_output=True,
+                               text=True)
+        if r.returncode:
+            return name, meta, "BROKEN", "patch does not apply: " + \
+                r.stdout.strip()[:200], None
+        r = subprocess.run(["nice", "-n", "10", "make", "-s", "-j2",
+                            "build/kernel.elf"], cwd=tmp,
+                           capture_output=True, text=True)
+        if r.returncode:
+            return name, meta, "BROKEN", "does not build: " + \
+                (r.stdout + r.stderr).strip()[-300:], None
+        kernel = os.path.join(tmp, "build", "kernel.elf")
+        log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
+        mode = "direct" if accel == "kvm" else "grub"
+        scn = {"cpus": sc["cpus"], "timeout": sc["timeout"], "boot": mode}
+        iso, extra = harness.boot_args(kernel, sc["cmdline"], mode)
+        limit = harness.timeout_for(scn, accel, mode)
+        t0 = time.monotonic()
+        status, text = harness.run_qemu(
+            harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log)
+        wall = time.monotonic() - t0
+        problems = [f"timeout after {limit} s"] if status is None else \
+            harness.judge_ktap(text, status)
+        if "undetectable" in meta:
+            verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
+            return name, meta, verdict, "; ".join(problems[:2]), wall
+        m = re.search(meta["detector"], text, re.M)
+        if not problems:
+            return name, meta, "SURVIVED", "the run passed", wall
+        if not m:
+            return name, meta, "WRONG-REASON", "; ".join(problems[:3]) + \
+                "\n" + harness.tail(text, 25), wall
+        t = detection_time(text, meta["detector"])
+        return name, meta, "CAUGHT", m.group(0).strip()[:100], \
+            t if t is not None else wall
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    here = os.path.join(ROOT, "tests", "mutants", "kernel")
+    only = sys.argv[1:]
+    patches = sorted(os.path.join(here, p) for p in os.listdir(here)
+                     if p.endswith(".patch") and
+                     (not only or p[:-6] in only))
+    if not patches:
+        sys.exit("mutants: no patch selected")
+    os.makedirs(os.path.join(ROOT, "build", "logs"), exist_ok=True)
+    kernel = os.path.join(ROOT, "build", "kernel.elf")
+    accel = harness.pick_accel(kernel)
+    rows, passed, failed = [], 0, 0
+    for p in patches:
+        name, meta, verdict, why, t = run_mutant(p, accel)
+        det = meta.get("detector") or "-"
+        print(f"mutant {name}: {verdict}"
+              + (f" in {t:.2f} s" if t is not None else "")
+              + (f": {why}" if why else ""), flush=True)
+        if verdict in ("CAUGHT",):
+            passed += 1
+        elif verdict == "UNDETECTABLE":
+            passed += 1     # it behaved as documented; never "caught"
+        else:
+            failed += 1
+        rows.append((name, verdict, det if verdict == "CAUGHT" else
+                     ("not detectable on x86: " + meta["undetectable"]
+                      if "undetectable" in meta else why.splitlines()[0]
+                      if why else ""), t))
+    print("\n| mutant | result | detector | time to detection |")
+    print("|---|---|---|---|")
+    for name, verdict, det, t in rows:
+        ts = f"{t:.2f} s" if t is not None and verdict == "CAUGHT" else "-"
+        print(f"| {name} | {verdict.lower()} | {det} | {ts} |")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
