@@ -10,11 +10,12 @@ case $cmdline in
 *[\"\'\;\$\\]*) echo "mkiso: command line has a character GRUB would interpret: $cmdline" >&2; exit 2 ;;
 esac
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+log=$(mktemp)	# outside $dir: xorriso packs everything in $dir
+trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$kernel" "$dir/boot/kernel.elf"
 # boot/grub.cfg is the template: its multiboot2 line gets the command line.
 sed "s|^\([[:space:]]*multiboot2 /boot/kernel.elf\).*|\1 $cmdline|" \
 	"$(dirname "$0")/../boot/grub.cfg" > "$dir/boot/grub/grub.cfg"
-grub-mkrescue -o "$out.tmp" "$dir" >"$dir/log" 2>&1 || { cat "$dir/log" >&2; exit 1; }
+grub-mkrescue -o "$out.tmp" "$dir" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 mv "$out.tmp" "$out"
