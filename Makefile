@@ -104,6 +104,8 @@ test: deps-run
 clean:
 	rm -rf $(BUILD)
 
+-include tests/torture.mk
+-include tools/tools.mk
 -include tests/host/host.mk
 -include tests/spin/spin.mk
 -include linux/linux.mk
