@@ -48,6 +48,7 @@ proctype grace_period()
 		snap = dynticks_progress_counter;
 		grace_period_state = GP_WAITING;
 	}
+	/* rcu_try_flip_waitack() / rcu_try_flip_waitack_needed() */
 	do
 	:: 1 ->
 		atomic {
@@ -71,6 +72,7 @@ proctype grace_period()
 		snap = dynticks_progress_counter;
 		grace_period_state = GP_WAITING;
 	}
+	/* rcu_try_flip_waitmb() / rcu_try_flip_waitmb_needed() */
 	do
 	:: 1 ->
 		atomic {
