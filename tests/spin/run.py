@@ -37,12 +37,20 @@ B_NMI = {'NOHZ': 1, 'IRQ': 2, 'NMI': 1}
 
 def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
           panargs=(), cflags=(), replay=False, caught_by=None, kind='model',
-          note=''):
-    """One verification job.  expect is 'pass' or 'error'."""
+          note='', sed=(), defs=(), explain=''):
+    """One verification job.  expect is 'pass' or 'error'.
+
+    sed: scripts (relative to tests/spin/) applied in turn to a copy of
+    the model; defs: extra -D options for spin; replay: False, True (the
+    article's curr/snap walk-through) or a regex of the statements to show
+    from the trail; explain: printed after the replay.
+    """
     return dict(name=name, model=model, bounds=dict(bounds), expect=expect,
                 article=article, art_n=art_n, opt=opt, panargs=list(panargs),
                 cflags=list(cflags), replay=replay, caught_by=caught_by,
-                kind=kind, note=note, src=None)
+                kind=kind, note=note,
+                sed=[os.path.join(HERE, x) for x in sed], defs=list(defs),
+                explain=explain)
 
 
 CHECKS = [
@@ -117,8 +125,9 @@ def load_mutants():
                   panargs=base[0]['panargs'] if base else (),
                   cflags=base[0]['cflags'] if base else (),
                   caught_by=h.get('caught-by'), kind='mutant',
-                  note=h.get('what', ''))
-        c['src'] = path
+                  note=h.get('what', ''),
+                  defs=h.get('defines', '').split())
+        c['sed'] = [path]
         muts.append(c)
     return muts
 
@@ -150,17 +159,20 @@ def prepare(c):
     os.makedirs(d)
     src = os.path.join(HERE, c['model'])
     dst = os.path.join(d, c['model'])
-    if c['src']:
-        # Mutants are sed transformations of a copy: the model sources
-        # themselves carry no mutant #ifdefs.
-        with open(dst, 'w') as out:
-            subprocess.run(['sed', '-f', c['src'], src], stdout=out,
+    # Mutants and variants are sed transformations of a copy: the model
+    # sources themselves carry no mutant #ifdefs.
+    with open(src) as f:
+        text = f.read()
+    for script in c['sed']:
+        p = subprocess.run(['sed', '-f', script], input=text,
+                           stdout=subprocess.PIPE, universal_newlines=True,
                            check=True)
-        with open(src) as a, open(dst) as b:
-            if a.read() == b.read():
-                return d, 'sed script changed nothing'
-    else:
-        shutil.copy(src, dst)
+        if p.stdout == text:
+            return d, 'sed script %s changed nothing' % \
+                os.path.basename(script)
+        text = p.stdout
+    with open(dst, 'w') as f:
+        f.write(text)
     return d, None
 
 
@@ -171,7 +183,8 @@ def verify_one(c):
     if err:
         res['msg'] = err
         return res
-    rc, out = run(['spin'] + defines(c['bounds']) + ['-a', c['model']], d)
+    rc, out = run(['spin'] + defines(c['bounds']) + c['defs'] +
+                  ['-a', c['model']], d)
     if rc:
         res['msg'] = 'spin -a failed: ' + out.strip().splitlines()[-1]
         res['out'] = out
@@ -234,9 +247,11 @@ def parse_pan(out, res):
 def replay(c, res):
     """Replay the trail the way the article walks through it."""
     rc, out = run(['spin', '-t', '-p', '-g', '-l'] + defines(c['bounds']) +
-                  [c['model']], res['dir'])
+                  c['defs'] + [c['model']], res['dir'])
     with open(os.path.join(res['dir'], 'trail.txt'), 'w') as f:
         f.write(out)
+    if c['replay'] is not True:
+        return replay_generic(c, res, out)
     step_re = re.compile(r'^\s*(\d+):\s+proc\s+\d+ \((\w+):\d+\) '
                          r'\S+:(\d+) \(state \d+\)\s+\[(.*)\]$')
     lines = out.splitlines()
@@ -290,6 +305,52 @@ def replay(c, res):
           'matter:' % c['model'])
     for e in events:
         print('      ' + e)
+    print('    Full replay: %s' % os.path.relpath(
+        os.path.join(res['dir'], 'trail.txt'), ROOT))
+
+
+def replay_generic(c, res, out):
+    """Show the trail's steps whose statement matches c['replay']."""
+    step_re = re.compile(r'^\s*(\d+):\s+proc\s+\d+ \((\w+):\d+\) '
+                         r'\S+:(\d+) \(state \d+\)\s+\[(.*)\]$')
+    want = re.compile(c['replay'])
+    print('    Replay of the trail (spin -t -p -g -l %s), steps that '
+          'matter:' % ' '.join(c['defs'] + [c['model']]))
+    cur = None
+    vals = []
+
+    def flush():
+        if cur and want.search(cur[3]):
+            m = re.match(r'(\w+) = ', cur[3])
+            if not vals and m:
+                vals.append('%s unchanged (still 0)' % m.group(1))
+            elif not vals and 'sb_full' in cur[3]:
+                vals.append('mb(): store buffer empty, no load pending')
+            v = ', '.join(x for x in vals if not x.startswith(
+                ('curr', 'snap', 'shouldexit')) or cur[3].startswith(
+                ('curr', 'snap')))
+            print('      %4s: %-14s line %-4s %-46s %s' % (
+                cur[0], cur[1], cur[2], cur[3], v))
+
+    for line in out.splitlines():
+        m = step_re.match(line)
+        if m:
+            if not cur or m.group(1) != cur[0] or m.group(4) != cur[3]:
+                flush()
+            cur = m.groups()
+            vals = []
+            continue
+        m = re.match(r'^\s+(?:\w+\(\d+\):)?(\w+ = \d+)$', line)
+        if m and cur:
+            vals.append(m.group(1))
+            continue
+        if 'Error: assertion violated' in line:
+            flush()
+            cur = None
+            print('      ' + line.strip())
+    flush()
+    for line in c['explain'].strip().splitlines():
+        print('    ' + line)
     print('    Full replay: %s' % os.path.relpath(
         os.path.join(res['dir'], 'trail.txt'), ROOT))
 
