@@ -76,6 +76,7 @@ CHECKS = [
 # Checks contributed by the other model families (weak memory, atomic
 # design); each file registers its own expectations.
 EXTRA = os.path.join(HERE, 'checks.py')
+RATIOS = []
 
 
 def load_extra():
@@ -85,6 +86,7 @@ def load_extra():
     with open(EXTRA) as f:
         exec(compile(f.read(), EXTRA, 'exec'), ns)
     CHECKS.extend(ns.get('CHECKS', []))
+    RATIOS.extend(ns.get('RATIOS', []))
 
 
 def parse_header(path):
@@ -412,6 +414,15 @@ def main_verify(only):
                      '-' if res['mem'] is None else '%.1f' % res['mem'],
                      '-' if res['secs'] is None else '%.2f' % res['secs'],
                      result))
+    byname = {c['name']: r for c, r, ok in rows}
+    for a, b in RATIOS:
+        ra, rb = byname.get(a), byname.get(b)
+        if ra and rb and ra['states'] and rb['states']:
+            print('%s vs %s at %s: %s vs %s states, %.1fx fewer' % (
+                a, b, bounds_str([c for c, r, ok in rows
+                                  if c['name'] == a][0]['bounds']),
+                fmt_int(ra['states']), fmt_int(rb['states']),
+                rb['states'] / ra['states']))
     muts = [(c, r, ok) for c, r, ok in rows if c['kind'] == 'mutant']
     if muts:
         print()
