@@ -1,0 +1,3 @@
+# model: dyntickRCU-atomic.spin
+# what: waitack's second test lets the CPU off when curr is odd (busy) instead of even
+s/(curr - snap) > 2 || (curr \& 1) == 0/(curr - snap) > 2 || (curr \& 1) == 1/

@@ -1,0 +1,16 @@
+# Spin model checking of the dynticks/preemptable-RCU interface.
+# Included by the top-level Makefile; runs from the repository root.
+# Build products go under build/spin/.  See docs/spin.md.
+
+SPIN_RUNNER := tests/spin/run.py
+
+.PHONY: verify verify-big
+
+# The article's seven models, the weak-memory and atomic-counter
+# models, and every mutant; at most 60 s on two cores.
+verify:
+	python3 $(SPIN_RUNNER) verify
+
+# Model 7 exhaustively at the article's bounds (3,3,3).
+verify-big:
+	python3 $(SPIN_RUNNER) big
