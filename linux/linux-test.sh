@@ -57,7 +57,7 @@ finish() {
 # --- 1. Packages -------------------------------------------------------------
 need_pkgs=(linux-source-6.12 busybox-static ccache qemu-system-x86 gcc make
 	flex bison libelf-dev libssl-dev cpio dwarves gawk bc python3-ply xz-utils
-	git perl)
+	git perl python3-git)
 missing=()
 for p in "${need_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
