@@ -74,7 +74,10 @@ def main():
         last = [l for l in lines if f"eqs-torture: {key}" in l]
         if last:
             print("judge:   " + TS.sub("", last[-1]).strip())
-    for l in eqs_bangs[:6]:
+    # The final report: the "!!!" lines after the last statistics line.
+    last_ver = max((i for i, l in enumerate(lines) if "eqs-torture: ver:" in l),
+                   default=-1)
+    for l in [l for l in lines[last_ver + 1:] if "!!!" in l][:8]:
         print("judge:   " + TS.sub("", l).strip())
     if start_ts is not None and first_bang_ts is not None:
         print(f"judge: first '!!!' {first_bang_ts - start_ts:.2f} s after Start of test")
