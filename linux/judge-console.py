@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Judge an eqstorture console log the way rcutorture's parse-console.sh does.
+
+A run passes when the test printed "End of test: SUCCESS", no "!!!" line,
+no FAILURE, statistics lines whose "ver:" rises, and the kernel printed no
+splat (WARNING, BUG, Oops, lockdep report, RCU stall, panic).
+
+With --expect fail (the mutant), the run must instead end with
+"End of test: FAILURE" and at least one eqs-torture "!!!" line: the test
+itself, not only a kernel warning, must have caught the bug.
+
+Prints the figures (readers per context, readers on idle CPUs, grace
+periods, time to the first error) and, when the verdict is not the expected
+one or QEMU timed out, the last console lines.  Exit status 0 when the
+verdict is the expected one.
+"""
+import argparse
+import re
+import sys
+
+BADNESS = re.compile(
+    r"WARNING:|BUG:|Oops|Call Trace:|Kernel panic|general protection fault|"
+    r"detected stalls on CPUs|self-detected stall|INFO: task .* blocked|"
+    r"possible recursive locking|possible circular locking|"
+    r"inconsistent lock state|suspicious RCU usage|Unable to handle kernel")
+TS = re.compile(r"^\[\s*(\d+\.\d+)\]")
+
+
+def ts_of(line):
+    m = TS.match(line)
+    return float(m.group(1)) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
+    ap.add_argument("--qemu-rc", type=int, default=0)
+    ap.add_argument("--wall", type=float, default=None)
+    args = ap.parse_args()
+
+    try:
+        with open(args.log, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError as e:
+        print(f"judge: cannot read console log: {e}")
+        return 1
+    lines = [l.rstrip("\r") for l in text.splitlines()]
+
+    success = any("End of test: SUCCESS" in l for l in lines)
+    failure = any("FAILURE" in l for l in lines)
+    bangs = [l for l in lines if "!!!" in l]
+    eqs_bangs = [l for l in bangs if "-torture:" in l]
+    bad = [l for l in lines if BADNESS.search(l)]
+    vers = []
+    for l in lines:
+        m = re.search(r"torture:.*ver: (\d+)", l)
+        if m:
+            vers.append(int(m.group(1)))
+    # parse-console.sh wants "ver:" to rise.  The final statistics block,
+    # printed after the updater stopped, may repeat the last value.
+    ver_rising = (len(vers) >= 2 and vers[-1] > vers[0] and
+                  all(b >= a for a, b in zip(vers, vers[1:])))
+    timed_out = args.qemu_rc in (124, 137)
+
+    start_ts = next((ts_of(l) for l in lines if "Start of test" in l), None)
+    first_bang_ts = next((ts_of(l) for l in eqs_bangs), None)
+
+    # Figures: the last statistics block.
+    print(f"judge: {args.log}")
+    for key in ("ver:", "retired:", "readers irq:", "readers nmi:",
+                "readers nested-nmi:", "readers polled:",
+                "readers-on-idle-cpus:", "nested-faults:"):
+        last = [l for l in lines if f"eqs-torture: {key}" in l]
+        if last:
+            print("judge:   " + TS.sub("", last[-1]).strip())
+    # The final report: the "!!!" lines after the last statistics line.
+    last_ver = max((i for i, l in enumerate(lines) if "eqs-torture: ver:" in l),
+                   default=-1)
+    for l in [l for l in lines[last_ver + 1:] if "!!!" in l][:8]:
+        print("judge:   " + TS.sub("", l).strip())
+    if start_ts is not None and first_bang_ts is not None:
+        print(f"judge: first '!!!' {first_bang_ts - start_ts:.2f} s after Start of test")
+    if args.wall is not None:
+        print(f"judge: QEMU wall time {args.wall:.1f} s, exit status {args.qemu_rc}")
+    for l in bad[:10]:
+        print("judge:   kernel: " + l.strip())
+    print(f"judge: stats lines {len(vers)} ver rising {ver_rising}, "
+          f"SUCCESS {success}, FAILURE {failure}, '!!!' lines {len(bangs)}, "
+          f"kernel splat lines {len(bad)}, timed out {timed_out}")
+
+    if args.expect == "pass":
+        ok = (success and not failure and not bangs and not bad and ver_rising
+              and not timed_out)
+    else:
+        ok = failure and bool(eqs_bangs) and not success
+    if timed_out:
+        print("judge: QEMU TIMED OUT")
+    if not ok or timed_out:
+        print("judge: last console lines:")
+        for l in lines[-40:]:
+            print("  | " + l)
+    print(f"judge: verdict {'as expected' if ok else 'NOT as expected'} "
+          f"(expected {args.expect})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
