@@ -4,7 +4,7 @@
 #define KERNEL_BARRIER_H
 
 #include "kernel/compiler.h"
-#include "arch/x86/barrier.h"
+#include "asm/barrier.h"
 
 #define smp_mb()	arch_mb()
 #define smp_rmb()	arch_rmb()

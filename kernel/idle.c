@@ -8,7 +8,7 @@
  * work (a runnable thread, or RCU callbacks queued by a handler) does it
  * leave: rcu_exit_nohz(), then the tick restarts.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/irqflags.h"
 #include "kernel/preempt.h"

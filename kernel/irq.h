@@ -8,7 +8,7 @@
 #ifndef KERNEL_IRQ_H
 #define KERNEL_IRQ_H
 
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 
 typedef void (*irq_handler_t)(void);
 

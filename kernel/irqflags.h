@@ -3,7 +3,7 @@
 #ifndef KERNEL_IRQFLAGS_H
 #define KERNEL_IRQFLAGS_H
 
-#include "arch/x86/irqflags.h"
+#include "asm/irqflags.h"
 
 #define local_irq_disable()		arch_local_irq_disable()
 #define local_irq_enable()		arch_local_irq_enable()

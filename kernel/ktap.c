@@ -6,7 +6,7 @@
  * A test that WARNs fails even if it returned 0.  A watchdog thread fails
  * the run when one test exceeds test_timeout seconds.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/ktap.h"
 #include "kernel/param.h"

@@ -3,7 +3,7 @@
  * kernel_main: the boot CPU's C entry, and cpu_start(): the one per-CPU
  * init path that the boot CPU and every AP take.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* panic() and WARN(): the run's verdict on broken invariants. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
 #include "kernel/printk.h"

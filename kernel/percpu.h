@@ -51,7 +51,7 @@ extern struct percpu percpu_area[NR_CPUS];
 extern unsigned int nr_cpu_ids;		/* CPUs brought up */
 extern volatile u64 cpu_online_mask;
 
-#include "arch/x86/percpu.h"
+#include "asm/percpu.h"
 
 /* struct percpu of this CPU; only stable while preemption is off. */
 #define this_cpu()		arch_this_cpu()

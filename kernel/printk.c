@@ -5,7 +5,7 @@
  * interrupted the holder), so it appends to a per-CPU single-producer
  * ring instead; printk_flush_nmi() drains the rings under the lock.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/barrier.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"

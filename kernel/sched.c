@@ -10,7 +10,7 @@
  * roaming) is queued on the new CPU only in finish_task_switch(), once
  * its registers are saved.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"

@@ -4,7 +4,7 @@
  * not be switched out while others spin).  Unlocking checks the owner,
  * and relocking on the owning CPU panics: both are always bugs.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/preempt.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-CPU statistics, printed as KTAP diagnostics at the end of a run. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/ktap.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"

@@ -6,7 +6,7 @@
  * and, if the periodic tick is on, the scheduling-clock work (RCU's
  * rcu_check_callbacks() and the scheduler's time slice).
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
 #include "kernel/param.h"

@@ -5,7 +5,7 @@
  * section lies after .text, so the text addresses do not move between the
  * two links.  In the first link the table is absent (weak, NULL).
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/printk.h"
 
 extern const u64 ksym_addr[] __attribute__((weak));

@@ -10,7 +10,7 @@
  * masked throughout.  Several windows of at least 10 ms; the median of
  * each rate is kept, so one window disturbed between two reads is outvoted.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "arch/x86/asm.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"

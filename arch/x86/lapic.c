@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Local APIC: the accessor layer, per-CPU setup, EOI, IPIs and the timer. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "arch/x86/asm.h"
-#include "arch/x86/irqflags.h"
+#include "asm/irqflags.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Multiboot2 boot information: command line, memory map, ACPI RSDP. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
 

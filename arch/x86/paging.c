@@ -7,7 +7,7 @@
  * of silently corrupting the neighbour.  Stacks are never unmapped (slots
  * are recycled), so no TLB shootdown is ever needed.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"
 #include "kernel/spinlock.h"

@@ -3,7 +3,7 @@
  * PVH boot information (QEMU's direct -kernel boot): struct hvm_start_info
  * from Xen's public arch-x86/hvm/start_info.h, version 1 or later.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
 

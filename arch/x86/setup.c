@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86 platform bring-up and the small arch_* services. */
 #include "arch/x86/acpi.h"
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "arch/x86/asm.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"

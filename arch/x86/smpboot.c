@@ -6,7 +6,7 @@
  * at a time, so one argument block suffices.
  */
 #include "arch/x86/acpi.h"
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "arch/x86/asm.h"
 #include "arch/x86/lapic.h"
 #include "kernel/barrier.h"

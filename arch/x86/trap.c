@@ -5,9 +5,9 @@
  * registers, a backtrace), then QEMU exits with the fail status.  NMIs
  * and interrupts go to the arch-neutral handlers in kernel/irq.c.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "arch/x86/asm.h"
-#include "arch/x86/irqflags.h"
+#include "asm/irqflags.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/irq.h"

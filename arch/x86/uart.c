@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* 16550 UART on COM1: the console.  Polled transmit, no interrupts. */
 #include "arch/x86/asm.h"
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 
 #define COM1		0x3f8
 #define UART_THR	0	/* transmit holding */

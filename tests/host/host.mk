@@ -16,7 +16,7 @@ HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/dynticks.c rcu/rcupreempt.c rcu/stall.c rcu/stats.c
 HOST_TEST_SRC = tests/host/test_rcu.c tests/host/shim.c
 HOST_HDRS     = $(wildcard rcu/*.h kernel/*.h tests/host/*.h \
-		  tests/host/shim/arch/x86/*.h)
+		  tests/host/shim/asm/*.h)
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 
 RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \

@@ -7,7 +7,7 @@
  * (tests/host/test_rcu.c) cover the protocol in more depth; these check it
  * on the real kernel.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"

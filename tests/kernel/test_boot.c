@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Substrate tests: CPUs, per-CPU areas, timer calibration. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"

@@ -17,7 +17,7 @@
  * (the interleavings of the article's NMI model); where each landed is
  * classified from the interrupted instruction pointer and reported.
  */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/string.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* IPIs between every pair of CPUs, nested interrupts, and NMIs by IPI. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"

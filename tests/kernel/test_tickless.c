@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tickless idle: idle CPUs take no ticks, IRQs do not restart the tick. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/sort.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The scheduling-clock tick and one-shot timers. */
-#include "arch/x86/arch.h"
+#include "asm/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
