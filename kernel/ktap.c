@@ -75,7 +75,8 @@ bool ktap_check_selection(void)
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		bool found = false;
 
-		for (const struct ktest *t = __ktests_start; t < __ktests_end; t++)
+		for (const struct ktest *t = __ktests_start;
+		     t < __ktests_end; t++)
 			if (strlen(t->name) == len && !strncmp(t->name, p, len))
 				found = true;
 		if (!found) {

@@ -54,7 +54,7 @@ void kernel_main(u64 magic, u64 mbi)
 		arch_exit(false);
 	}
 	mm_init(&boot_info);			/* frame allocator */
-	arch_init(&boot_info);			/* ACPI, PIC, APIC, calibration */
+	arch_init(&boot_info);			/* ACPI, APIC, calibration */
 	sched_init();				/* run queues */
 	smp_init();				/* cross-CPU function calls */
 	rcu_init();

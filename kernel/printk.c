@@ -19,7 +19,7 @@ static struct spinlock console_lock = SPINLOCK_INIT("console");
 
 struct nmi_buf {
 	u32 head;		/* written by the NMI on this CPU only */
-	u32 tail;		/* advanced by the flusher, under console_lock */
+	u32 tail;		/* advanced by the flusher (console_lock) */
 	char data[NMI_BUF_SIZE];
 } __cacheline_aligned;
 

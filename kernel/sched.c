@@ -136,7 +136,8 @@ struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,
 
 	if (!t)
 		panic("kthread_run: out of memory for %s", name);
-	BUG_ON(cpu != ANY_CPU && !cpu_online(cpu) && cpu != raw_smp_processor_id());
+	BUG_ON(cpu != ANY_CPU && !cpu_online(cpu) &&
+	       cpu != raw_smp_processor_id());
 	t->stack = arch_alloc_stack(&size);
 	t->ksp = arch_task_stack_init((char *)t->stack + size, kthread_start);
 	t->fn = fn;

@@ -18,11 +18,11 @@ enum task_state {
 
 struct task {
 	unsigned long ksp;		/* saved stack pointer (arch switch) */
-	void *stack;			/* base of the kernel stack allocation */
+	void *stack;			/* base of the kernel stack */
 	int state;			/* enum task_state */
 	int cpu;			/* CPU it runs on or is queued on */
 	int pinned_cpu;			/* ANY_CPU, or the only CPU allowed */
-	int roaming;			/* move to the next CPU at each preemption */
+	int roaming;			/* move CPU at each preemption */
 	int on_rq;
 	int on_cpu;			/* running, or not yet switched out */
 	int pid;
@@ -37,7 +37,7 @@ struct task {
 
 	/* Preemptable RCU read side (rcu/rcupreempt.c). */
 	int rcu_read_lock_nesting;	/* depth of rcu_read_lock() */
-	int rcu_flipctr_idx;		/* rcu_flipctr[] the outer lock bumped */
+	int rcu_flipctr_idx;		/* rcu_flipctr[] of the outer lock */
 };
 
 #define current		(this_cpu_read(curr_task))

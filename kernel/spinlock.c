@@ -58,7 +58,8 @@ void __spin_release(struct spinlock *lock)
 		      raw_smp_processor_id(), lock->owner_cpu);
 	lock->owner_cpu = -1;
 	/* Release: the critical section's accesses complete before handoff. */
-	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
+			 __ATOMIC_RELEASE);
 }
 
 void preempt_enable_after_unlock(void)

@@ -17,7 +17,8 @@ struct spinlock {
 	const char *name;
 };
 
-#define SPINLOCK_INIT(n)	{ .owner = 0, .next = 0, .owner_cpu = -1, .name = (n) }
+#define SPINLOCK_INIT(n) \
+	{ .owner = 0, .next = 0, .owner_cpu = -1, .name = (n) }
 
 void spin_lock_init(struct spinlock *lock, const char *name);
 /* spin_lock() disables preemption; spin_unlock() re-enables it. */

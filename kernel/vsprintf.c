@@ -79,7 +79,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 		case 'x':
 		case 'X': {
-			u64 v = lng ? va_arg(ap, u64) : va_arg(ap, unsigned int);
+			u64 v = lng ? va_arg(ap, u64) :
+				      va_arg(ap, unsigned int);
 
 			put_num(&o, v, *fmt == 'u' ? 10 : 16, false, width,
 				zero, left, *fmt == 'X');

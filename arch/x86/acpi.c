@@ -135,7 +135,7 @@ static void add_cpu(u8 apic_id)
 
 	for (int i = 0; i < p->nr_cpus; i++)
 		if (p->apic_ids[i] == apic_id)
-			return;		/* duplicate entry: firmware bug, skip */
+			return;		/* duplicate: a firmware bug */
 	if (p->nr_cpus == ACPI_MAX_CPUS) {
 		printk("acpi: more than %d CPUs, ignoring APIC %u\n",
 		       ACPI_MAX_CPUS, apic_id);

@@ -20,7 +20,8 @@ static const char *lookup(unsigned long addr, unsigned long *off)
 {
 	if (!&ksym_count || !ksym_count || addr < ksym_addr[0])
 		return NULL;
-	u64 lo = 0, hi = ksym_count;	/* largest i with addr >= ksym_addr[i] */
+	/* Binary search: the largest i with addr >= ksym_addr[i]. */
+	u64 lo = 0, hi = ksym_count;
 
 	while (hi - lo > 1) {
 		u64 mid = (lo + hi) / 2;

@@ -56,7 +56,8 @@ KTEST_HOOK(hook_hang)
 static int stuck_reader(void *arg)
 {
 	(void)arg;
-	rcu_read_lock();	/* and never unlock: the stall detector's prey */
+	/* Never unlocked: the stall detector's prey. */
+	rcu_read_lock();
 	for (;;)
 		msleep(1000);
 	return 0;

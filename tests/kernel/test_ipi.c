@@ -97,7 +97,8 @@ KTEST(ipi_nested)
 				 low_depth, high_depth);
 		bad |= KT_EXPECT(per_cpu_area(cpu)->stats.max_irq_depth >= 2,
 				 "cpu%d: max depth %u (was %u)", cpu,
-				 per_cpu_area(cpu)->stats.max_irq_depth, before);
+				 per_cpu_area(cpu)->stats.max_irq_depth,
+				 before);
 	}
 	ktap_diag("every CPU saw a nested depth of 2");
 	request_irq(IRQ_TEST_LOW, NULL);

@@ -19,10 +19,9 @@ static void kick_all_cpus(void)
 /*
  * Every CPU takes ticks at HZ, judged by the median interval between
  * ticks (check_tick_rate()): under TCG a host that stalls a vCPU merges
- * its ticks, which a plain count would take for a slow tick.  The tick is switched to stay on in idle
- * (nohz=off behaviour) for the window: idle vCPUs then cost the host
- * nothing between ticks, so none are lost to an overloaded host, which
- * busy loops on every vCPU would cause under TCG on 2 host cores.
+ * its ticks, which a plain count would take for a slow tick.  The tick is
+ * kept on in idle (nohz=off behaviour) for the window: idle vCPUs then
+ * cost the host nothing between ticks.
  */
 KTEST(timer_periodic)
 {
