@@ -61,7 +61,7 @@ def complete(out):
 
 def do(c):
     res = run.build_one(c)
-    res = run.verify_one(c, res)
+    res = run.verify_one(c, res, timeout=TIME_LIMIT_S)
     ok = res['ok'] and complete(res['out'])
     if res['ok'] and not ok:
         res['msg'] = 'search incomplete'
@@ -117,7 +117,7 @@ def main():
                 fn[:-4], run.bounds_str(B_COMMON)), model, B_COMMON,
                 'error', opt='-O2', cflags=BIG_CFLAGS, panargs=['-w24'],
                 sed=[os.path.join('mutants', fn)])
-            res = run.verify_one(c, run.build_one(c))
+            res = run.verify_one(c, run.build_one(c), timeout=TIME_LIMIT_S)
             ok = res['ok']
             passed += ok
             failed += not ok

@@ -68,10 +68,10 @@ def main():
         except Exception as e:  # noqa: BLE001
             print('run %d: %s' % (k, e))
             break
-        st = re.search(r'^\s*(\d+) states, stored', out, re.M)
+        st = re.search(r'^\s*([\d.e+]+) states, stored', out, re.M)
         err = re.search(r'errors: (\d+)', out)
         secs = re.search(r'elapsed time ([\d.e+]+)', out)
-        states = int(st.group(1)) if st else None
+        states = int(float(st.group(1))) if st else None
         total += states or 0
         msg = run.first_error(out)
         print('run %2d %-58s %13s states %7s s  %s' % (
