@@ -321,7 +321,8 @@ def replay(c, res):
         if m and cur:
             vals[m.group(1)] = m.group(2)
             continue
-        if 'Error: assertion violated' in line:
+        if 'Error: assertion violated' in line or \
+                'text of failed assertion' in line:
             flush()
             cur = None
             events.append('      ' + line.strip())
@@ -369,7 +370,8 @@ def replay_generic(c, res, out):
         if m and cur:
             vals.append(m.group(1))
             continue
-        if 'Error: assertion violated' in line:
+        if 'Error: assertion violated' in line or \
+                'text of failed assertion' in line:
             flush()
             cur = None
             print('      ' + line.strip())
