@@ -26,6 +26,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.path.join(ROOT, 'build', 'spin')
 MUTANTS = os.path.join(HERE, 'mutants')
 NICE = ['nice', '-n', '19']
+# No pan in "make verify" needs more than a few seconds; a hung or
+# exploding one must fail the run rather than stall it.
+PAN_TIMEOUT = 120
 
 # Bounds at which "make verify" runs the three-process models: small
 # enough for the 60-second budget, big enough that every mutant is caught.
@@ -137,9 +140,16 @@ def load_mutants():
 
 
 def run(cmd, cwd, timeout=None):
-    p = subprocess.run(NICE + cmd, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True,
-                       timeout=timeout)
+    try:
+        p = subprocess.run(NICE + cmd, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or ''
+        if isinstance(out, bytes):
+            out = out.decode(errors='replace')
+        return -1, out + '\npan: killed after %d s (runner timeout)\n' % \
+            timeout
     return p.returncode, p.stdout
 
 
@@ -205,20 +215,21 @@ def build_one(c):
     return res
 
 
-def verify_one(c, res):
+def verify_one(c, res, timeout=PAN_TIMEOUT):
     """Run a built pan and judge its outcome."""
     if not res['built']:
         return res
     d = res['dir']
     t0 = time.time()
-    rc, out = run(['./pan'] + c['panargs'], d)
+    rc, out = run(['./pan'] + c['panargs'], d, timeout)
     res['wall'] = time.time() - t0
     res['out'] = out
     with open(os.path.join(d, 'pan.out'), 'w') as f:
         f.write(out)
     parse_pan(out, res)
     if c['expect'] == 'pass':
-        res['ok'] = res['errors'] == 0 and 'pan: out of memory' not in out
+        res['ok'] = res['errors'] == 0 and 'pan: out of memory' not in out \
+            and 'runner timeout' not in out
         if not res['ok']:
             res['msg'] = first_error(out) or 'pan did not complete'
     else:
@@ -247,9 +258,9 @@ def parse_pan(out, res):
     if m:
         res['depth'] = int(m.group(1))
         res['errors'] = int(m.group(2))
-    m = re.search(r'^\s*(\d+) states, stored', out, re.M)
+    m = re.search(r'^\s*([\d.e+]+) states, stored', out, re.M)
     if m:
-        res['states'] = int(m.group(1))
+        res['states'] = int(float(m.group(1)))
     m = re.search(r'([\d.]+)\s+total actual memory usage', out)
     if m:
         res['mem'] = float(m.group(1))
@@ -310,7 +321,8 @@ def replay(c, res):
         if m and cur:
             vals[m.group(1)] = m.group(2)
             continue
-        if 'Error: assertion violated' in line:
+        if 'Error: assertion violated' in line or \
+                'text of failed assertion' in line:
             flush()
             cur = None
             events.append('      ' + line.strip())
@@ -358,7 +370,8 @@ def replay_generic(c, res, out):
         if m and cur:
             vals.append(m.group(1))
             continue
-        if 'Error: assertion violated' in line:
+        if 'Error: assertion violated' in line or \
+                'text of failed assertion' in line:
             flush()
             cur = None
             print('      ' + line.strip())
@@ -387,12 +400,11 @@ def main_verify(only):
                        universal_newlines=True).stdout.strip(),
         os.path.relpath(BUILD, ROOT)))
     # Compiling pan dominates for these small models, so the builds run
-    # two at a time (this machine has two cores); the pan runs
-    # themselves stay one at a time.
+    # two at a time (this machine has two cores), ahead of the pan runs,
+    # which stay one at a time.
     import concurrent.futures
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        built = list(pool.map(build_one, checks))
-    for c, res in zip(checks, built):
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    for c, res in zip(checks, pool.map(build_one, checks)):
         res = verify_one(c, res)
         ok = res['ok']
         # Where the article gives an exact count, stay within 10% of it.
@@ -416,6 +428,7 @@ def main_verify(only):
         if not ok and res['out'] and c['expect'] == 'pass':
             print('\n'.join('    | ' + l for l in
                             res['out'].strip().splitlines()[-15:]))
+    pool.shutdown()
     print()
     hdr = ('model', 'bounds', 'article states', 'our states', 'depth',
            'mem MB', 'time s', 'result')
