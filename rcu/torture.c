@@ -69,7 +69,7 @@ kparam_uint("torture_nmi_rate", torture_nmi_rate, 0, 100000,
 static unsigned int torture_hold_max_us = 2000;
 kparam_uint("torture_hold_max_us", torture_hold_max_us, 1, 100000,
 	    "rcu torture: longest reader hold in a handler, us");
-static unsigned int torture_reader_delay_ms = 1;
+static unsigned int torture_reader_delay_ms = 5;
 kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 1000,
 	    "rcu torture: reader kthreads sleep up to this between bursts");
 static unsigned int torture_writer_delay_ms = 1;
@@ -616,7 +616,7 @@ static int torture_pick(int kind, bool any_cpu, u64 *rng, bool *idle)
 }
 
 /* Past due by this much with no idle CPU: send to a busy one. */
-#define TORTURE_FALLBACK_NS	(5 * NSEC_PER_MSEC)
+#define TORTURE_FALLBACK_NS	(20 * NSEC_PER_MSEC)
 
 static int torture_sender(void *arg)
 {
@@ -872,9 +872,19 @@ int rcu_torture_run(void)
 		torture_start(torture_sender, 0, self, "torture_sender",
 			      false);
 	}
-	for (int i = 0; i < (int)torture_writers; i++)
-		torture_start(torture_writer, i, ANY_CPU, "torture_writer",
-			      true);
+	/*
+	 * Writers stay on the busy CPUs (the sender's and the spinners'):
+	 * a CPU with callbacks queued keeps its tick and never goes
+	 * dynticks-idle (rcu_needs_cpu()), and call_rcu() chains requeue on
+	 * the CPU that runs them, so a roaming writer would leave every CPU
+	 * busy and no IRQ/NMI reader would find an idle one.
+	 */
+	for (int i = 0; i < (int)torture_writers; i++) {
+		int nbusy = 1 + (int)min(torture_busy, (unsigned int)ncpus - 1);
+
+		torture_start(torture_writer, i, i % nbusy ? i % nbusy : self,
+			      "torture_writer", false);
+	}
 	for (int i = 0; i < nreaders; i++)
 		torture_start(torture_reader, i, ANY_CPU, "torture_reader",
 			      true);
