@@ -183,8 +183,16 @@ void finish_task_switch(void)
 	preempt_count_sub(PREEMPT_OFFSET);
 }
 
-/* IRQs off on entry and exit. */
-static void __schedule(void)
+/*
+ * IRQs off on entry and exit.  preempt: an involuntary switch (interrupt
+ * return, preempt_enable()).  A task preempted after it set
+ * TASK_SLEEPING but before it armed its wake-up (msleep() sets the state,
+ * then adds its timer) must stay runnable, as Linux's PREEMPT_ACTIVE
+ * ensures, or nothing would ever wake it.  It is requeued here, on this
+ * CPU, with its state left SLEEPING: it sleeps for real when it reaches
+ * its own schedule().
+ */
+static void __schedule(bool preempt)
 {
 	int cpu = raw_smp_processor_id();
 	struct runqueue *rq = &runqueues[cpu];
@@ -205,6 +213,9 @@ static void __schedule(void)
 			enqueue(prev, cpu);
 		else
 			rq->prev_dest = dest;
+	} else if (preempt && prev->state == TASK_SLEEPING &&
+		   prev != pc->idle) {
+		enqueue(prev, cpu);
 	}
 	if (!list_empty(&rq->tasks)) {
 		next = list_first_entry(&rq->tasks, struct task, run_list);
@@ -238,22 +249,26 @@ void schedule(void)
 		panic("BUG: scheduling while atomic: %s, preempt_count %x",
 		      current->name, preempt_count());
 	local_irq_save(flags);
-	__schedule();
+	__schedule(false);
 	local_irq_restore(flags);
 }
 
 void preempt_schedule(void)
 {
+	unsigned long flags;
+
 	if (preempt_count() || irqs_disabled())
 		return;
-	schedule();
+	local_irq_save(flags);
+	__schedule(true);
+	local_irq_restore(flags);
 }
 
 /* From interrupt return: IRQs off, count zero, the frame on our stack. */
 void preempt_schedule_irq(void)
 {
 	do {
-		__schedule();
+		__schedule(true);
 	} while (this_cpu_read(need_resched));
 }
 
@@ -294,7 +309,10 @@ int wake_up_process(struct task *t)
 		 * own __schedule() sees RUNNING and requeues it, and holding
 		 * rq->lock means it cannot be half way through that.
 		 */
-		if (!READ_ONCE(t->on_cpu)) {
+		if (READ_ONCE(t->on_rq)) {
+			/* Preempted before it slept: still queued. */
+			woke = 2;
+		} else if (!READ_ONCE(t->on_cpu)) {
 			enqueue(t, cpu);
 			WRITE_ONCE(per_cpu_area(cpu)->need_resched, 1);
 		} else {

@@ -1,0 +1,995 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RCU torture test, after Linux's rcutorture (kernel/rcutorture.c of
+ * 2.6.25), aimed at what the article proved in Promela: RCU readers in
+ * IRQ and NMI handlers that land on dynticks-idle CPUs while other CPUs
+ * drive grace periods.
+ *
+ * Writers publish a new element with rcu_assign_pointer() and retire the
+ * old one, either through a chain of call_rcu() callbacks or through
+ * synchronize_rcu().  An element's pipe count becomes 1 when it is
+ * retired and rises by one at every grace period after that; at
+ * RCU_TORTURE_PIPE_LEN it is poisoned and freed.  A reader that leaves its
+ * critical section holding an element whose pipe count is 2 or more (or
+ * that is poisoned, or was reused) saw a grace period end under it: RCU
+ * is broken.
+ *
+ * Readers run in every context at once: preemptible kthreads that migrate
+ * at each preemption (kthread_set_roaming()), IRQ handlers (a quarter of
+ * them nest a higher-priority IRQ with its own reader) and NMI handlers.
+ * One sender thread aims the IRQs and NMIs at CPUs that are dynticks-idle
+ * at that moment; the handlers hold their reader for a random time
+ * (log-uniform, 1 us to torture_hold_max_us).  Each handler records
+ * whether its CPU's dynticks_progress_counter was even at its entry, so
+ * the run can prove that it tested what it claims (coverage).
+ *
+ * Output follows rcutorture: a periodic "rcu-torture: ver: N ..." line,
+ * the Reader Pipe and Reader Batch histograms, "!!!" on any error, and
+ * "rcu-torture: End of test: SUCCESS|FAILURE".  docs/torture.md has the
+ * options and the figures.
+ *
+ * NMI handlers stay minimal: no locks, no allocation, no call_rcu(), no
+ * printk; they only touch this CPU's counters, and record errors in
+ * atomics that the statistics thread prints.
+ */
+#include "asm/arch.h"
+#include "kernel/barrier.h"
+#include "kernel/compiler.h"
+#include "kernel/irq.h"
+#include "kernel/ktap.h"
+#include "kernel/param.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcupreempt.h"
+#include "rcu/torture.h"
+
+/* ---- Options ---------------------------------------------------------- */
+
+static unsigned int torture_duration = 10;
+kparam_uint("torture_duration", torture_duration, 1, 86400,
+	    "rcu torture: seconds to run");
+static unsigned int torture_readers;
+kparam_uint("torture_readers", torture_readers, 0, 64,
+	    "rcu torture: reader kthreads (0: one per two CPUs)");
+static unsigned int torture_writers = 1;
+kparam_uint("torture_writers", torture_writers, 1, 8,
+	    "rcu torture: writer kthreads");
+static unsigned int torture_irq_rate = 1000;
+kparam_uint("torture_irq_rate", torture_irq_rate, 0, 100000,
+	    "rcu torture: IRQ readers sent per second");
+static unsigned int torture_nmi_rate = 500;
+kparam_uint("torture_nmi_rate", torture_nmi_rate, 0, 100000,
+	    "rcu torture: NMI readers sent per second");
+static unsigned int torture_hold_max_us = 2000;
+kparam_uint("torture_hold_max_us", torture_hold_max_us, 1, 100000,
+	    "rcu torture: longest reader hold in a handler, us");
+static unsigned int torture_reader_delay_ms = 5;
+kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 1000,
+	    "rcu torture: reader kthreads sleep up to this between bursts");
+static unsigned int torture_writer_delay_ms = 1;
+kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
+	    "rcu torture: writers sleep this between updates");
+static unsigned int torture_busy;
+kparam_uint("torture_busy", torture_busy, 0, 31,
+	    "rcu torture: CPUs 1..N kept busy by a spinning thread");
+static unsigned int torture_stat_interval = 2;
+kparam_uint("torture_stat_interval", torture_stat_interval, 1, 3600,
+	    "rcu torture: seconds between statistics lines");
+static unsigned int torture_stall_s = 10;
+kparam_uint("torture_stall_s", torture_stall_s, 1, 3600,
+	    "rcu torture: seconds without a new version that mean a hang");
+
+/* ---- Elements ------------------------------------------------------- */
+
+#define RCU_TORTURE_PIPE_LEN	10
+#define TORTURE_NR_ELEMS	4096
+#define TORTURE_LIVE		0x5a5a5a5aL
+#define TORTURE_POISON		0x6b6b6b6bL	/* as Linux's POISON_FREE */
+/* Below this many idle hits per 100 handler readers the run fails. */
+#define TORTURE_MIN_IDLE_PCT	10
+
+struct rcu_torture {
+	struct rcu_head rtort_rcu;
+	int rtort_pipe_count;
+	long rtort_mbtest;		/* TORTURE_LIVE, or POISON once freed */
+	u64 rtort_id;			/* new at each allocation */
+	struct rcu_torture *rtort_next;	/* free queue or removed list */
+};
+
+static struct rcu_torture torture_pool[TORTURE_NR_ELEMS];
+/* FIFO, so a freed element is reused as late as possible. */
+static struct rcu_torture *torture_free_head, *torture_free_tail;
+static struct spinlock torture_free_lock = SPINLOCK_INIT("torture_free");
+static struct rcu_torture *rcu_torture_current;
+static struct spinlock torture_pub_lock = SPINLOCK_INIT("torture_pub");
+
+static u64 torture_version;		/* "ver": publications */
+static u64 torture_id_seq;
+static u64 n_alloc, n_alloc_fail, n_free, n_sync, n_cb;
+static long n_cb_pending;		/* elements in a call_rcu() chain */
+static u64 torture_wcount[RCU_TORTURE_PIPE_LEN + 1];	/* Free-Block Circ. */
+
+/* ---- Readers' statistics and errors ----------------------------------- */
+
+enum torture_ctx {
+	CTX_TASK,		/* preemptible, migrating kthread */
+	CTX_IRQ,		/* IRQ handler */
+	CTX_NESTED,		/* IRQ handler nested in the above */
+	CTX_NMI,		/* NMI handler */
+	NR_CTX,
+};
+
+static const char *const ctx_name[NR_CTX] = { "task", "irq", "nested", "nmi" };
+
+enum torture_err_kind {
+	ERR_POISON,		/* element poisoned (freed) under a reader */
+	ERR_PIPE,		/* pipe count > 1 at the reader's exit */
+	ERR_REUSED,		/* element reallocated under a reader */
+	ERR_EVEN,		/* dynticks counter even inside a handler */
+	NR_ERR,
+};
+
+static const char *const err_name[NR_ERR] = {
+	"poisoned element", "pipe count > 1", "element reused",
+	"dynticks_progress_counter even in a handler",
+};
+
+/*
+ * Per CPU, written only on that CPU: task readers with preemption off,
+ * each handler context into its own row, so no two writers race and the
+ * fast path needs no atomic instruction.
+ */
+struct torture_cpu {
+	int irq_busy;		/* an IRQ is on its way or being handled */
+	int nmi_armed;		/* the next NMI here runs a reader */
+	int high_done;		/* the nested IRQ has run */
+	u64 rng_irq, rng_nmi;	/* handler contexts' own generators */
+	u64 reads[NR_CTX];
+	u64 idle_hits[NR_CTX];	/* entered with the counter even */
+	u64 migrated;		/* task readers that ended on another CPU */
+	u64 nmi_in_irq;		/* NMI readers nested in an IRQ reader */
+	u64 pipe[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
+	u64 batch[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
+} __cacheline_aligned;
+
+static struct torture_cpu torture_cpus[NR_CPUS];
+static u64 torture_errs[NR_ERR];
+static u64 n_sent_idle[2], n_sent_busy[2];	/* [0] IRQ, [1] NMI */
+
+/* The first error, for the report; claimed once, from any context. */
+static struct {
+	int claimed;
+	int kind, ctx, cpu, pipe;
+	u64 id;
+	long mbtest;
+	long counter;
+} first_err;
+
+static int torture_stop;		/* threads: finish up */
+static int torture_running;		/* handlers: run readers */
+static long torture_threads;		/* live torture kthreads */
+
+static u64 torture_rand(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Log-uniform in [1, max_ns]: as many short holds as long ones. */
+static u64 torture_hold_ns(u64 *rng, u64 max_ns)
+{
+	u64 r = torture_rand(rng), v;
+	unsigned int bits = 0, e;
+
+	/* 2^bits <= max_ns < 2^(bits + 1) */
+	while (bits < 62 && (2ULL << bits) <= max_ns)
+		bits++;
+	e = (unsigned int)(r % (bits + 1));
+	v = (1ULL << e) + (r >> 8) % (1ULL << e);
+	return v < max_ns ? v : max_ns;
+}
+
+/* Spin with the context's interrupt state unchanged (handlers, NMI). */
+static void torture_spin_ns(u64 ns)
+{
+	u64 end = ktime_get_ns() + ns;
+
+	while (ktime_get_ns() < end)
+		arch_cpu_relax();
+}
+
+static void torture_error(int kind, int ctx, int cpu,
+			  struct rcu_torture *p, int pipe, long mbtest)
+{
+	__atomic_fetch_add(&torture_errs[kind], 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&first_err.claimed, 1, __ATOMIC_ACQ_REL))
+		return;
+	first_err.kind = kind;
+	first_err.ctx = ctx;
+	first_err.cpu = cpu;
+	first_err.pipe = pipe;
+	first_err.id = p ? READ_ONCE(p->rtort_id) : 0;
+	first_err.mbtest = mbtest;
+	first_err.counter =
+		READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
+}
+
+/* ---- The read side -------------------------------------------------- */
+
+struct torture_rd {
+	struct rcu_torture *p;
+	u64 id;
+	long completed;
+	int cpu;
+};
+
+static void torture_read_begin(struct torture_rd *rd, int ctx)
+{
+	rcu_read_lock();
+	rd->cpu = raw_smp_processor_id();
+	rd->completed = rcu_batches_completed();
+	rd->p = rcu_dereference(rcu_torture_current);
+	if (!rd->p)
+		return;
+	rd->id = READ_ONCE(rd->p->rtort_id);
+	if (READ_ONCE(rd->p->rtort_mbtest) != TORTURE_LIVE)
+		torture_error(ERR_POISON, ctx, rd->cpu, rd->p, -1,
+			      READ_ONCE(rd->p->rtort_mbtest));
+}
+
+/* Ends the critical section and counts it on the CPU we are on now. */
+static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
+{
+	struct rcu_torture *p = rd->p;
+	int pipe = 0, cpu;
+	long batch, mb = TORTURE_LIVE;
+	u64 id = rd->id;
+	struct torture_cpu *tc;
+
+	if (p) {
+		/* The pipe count as we leave: at most 1 if RCU works. */
+		pipe = READ_ONCE(p->rtort_pipe_count);
+		mb = READ_ONCE(p->rtort_mbtest);
+		id = READ_ONCE(p->rtort_id);
+	}
+	batch = rcu_batches_completed() - rd->completed;
+	rcu_read_unlock();
+
+	if (ctx == CTX_TASK)
+		preempt_disable();
+	cpu = raw_smp_processor_id();
+	if (p && mb != TORTURE_LIVE)
+		torture_error(ERR_POISON, ctx, cpu, p, pipe, mb);
+	else if (p && id != rd->id)
+		torture_error(ERR_REUSED, ctx, cpu, p, pipe, mb);
+	if (pipe > 1)
+		torture_error(ERR_PIPE, ctx, cpu, p, pipe, mb);
+	if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
+		pipe = RCU_TORTURE_PIPE_LEN;
+	if (batch > RCU_TORTURE_PIPE_LEN || batch < 0)
+		batch = RCU_TORTURE_PIPE_LEN;
+	tc = &torture_cpus[cpu];
+	tc->reads[ctx]++;
+	tc->idle_hits[ctx] += idle;
+	tc->pipe[ctx][pipe]++;
+	tc->batch[ctx][batch]++;
+	if (ctx == CTX_TASK) {
+		tc->migrated += cpu != rd->cpu;
+		preempt_enable();
+	}
+}
+
+/*
+ * Did this handler's CPU have an even dynticks_progress_counter at entry?
+ * We run after rcu_irq_enter(), which made it odd and set rcu_update_flag
+ * to 1 exactly when it found it even at the outermost level; depth is the
+ * hardirq nesting this handler expects if that was the case (an NMI counts
+ * as one level, see nmi_enter()).  So flag == depth at that depth proves
+ * the CPU was dynticks-idle until this handler's nest began (the same
+ * reasoning as tests/kernel/test_dynticks.c).
+ */
+static bool torture_entered_idle(int cpu, unsigned int depth)
+{
+	return hardirq_count() == depth * HARDIRQ_OFFSET &&
+	       READ_ONCE(RCU_DATA_CPU(cpu)->rcu_update_flag) == (int)depth;
+}
+
+/* Inside any handler the CPU may run readers: the counter must be odd. */
+static void torture_check_odd(int cpu, int ctx)
+{
+	long c = READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
+
+	if (!(c & 0x1))
+		torture_error(ERR_EVEN, ctx, cpu, NULL, -1, c);
+}
+
+static void torture_irq_high(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct torture_cpu *tc = &torture_cpus[cpu];
+	struct torture_rd rd;
+	bool idle = torture_entered_idle(cpu, 2);
+
+	torture_check_odd(cpu, CTX_NESTED);
+	torture_read_begin(&rd, CTX_NESTED);
+	torture_spin_ns(torture_hold_ns(&tc->rng_irq,
+					torture_hold_max_us * NSEC_PER_USEC / 8));
+	torture_read_end(&rd, CTX_NESTED, idle);
+	/* Orders the reader's accesses before the low handler sees done. */
+	smp_store_release(&tc->high_done, 1);
+}
+
+static void torture_irq_low(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct torture_cpu *tc = &torture_cpus[cpu];
+	struct torture_rd rd;
+	bool idle = torture_entered_idle(cpu, 1);
+	u64 hold = torture_hold_ns(&tc->rng_irq,
+				   torture_hold_max_us * NSEC_PER_USEC);
+	bool nest = (torture_rand(&tc->rng_irq) & 3) == 0;
+
+	if (!READ_ONCE(torture_running))
+		goto out;
+	torture_check_odd(cpu, CTX_IRQ);
+	torture_read_begin(&rd, CTX_IRQ);
+	torture_spin_ns(hold / 2);
+	if (nest) {
+		/*
+		 * IRQ_TEST_HIGH outranks this vector (and the tick's), so
+		 * with interrupts on it runs inside us: a nested handler
+		 * on a CPU whose nest began in idle.  The tick may nest too.
+		 */
+		WRITE_ONCE(tc->high_done, 0);
+		local_irq_enable();
+		arch_send_ipi(cpu, IRQ_TEST_HIGH);
+		for (u64 t0 = ktime_get_ns();
+		     !smp_load_acquire(&tc->high_done) &&
+		     ktime_get_ns() - t0 < 10 * NSEC_PER_MSEC;)
+			arch_cpu_relax();
+		local_irq_disable();
+	}
+	torture_spin_ns(hold - hold / 2);
+	torture_read_end(&rd, CTX_IRQ, idle);
+out:
+	/* Orders the reader's accesses before the sender may aim again. */
+	smp_store_release(&tc->irq_busy, 0);
+}
+
+static void torture_nmi(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct torture_cpu *tc = &torture_cpus[cpu];
+	struct torture_rd rd;
+	bool idle;
+
+	/* Only the NMIs the sender aimed here run a reader. */
+	if (!__atomic_exchange_n(&tc->nmi_armed, 0, __ATOMIC_ACQ_REL))
+		return;
+	idle = torture_entered_idle(cpu, 1);
+	if (hardirq_count() > HARDIRQ_OFFSET && READ_ONCE(tc->irq_busy))
+		tc->nmi_in_irq++;
+	torture_check_odd(cpu, CTX_NMI);
+	torture_read_begin(&rd, CTX_NMI);
+	torture_spin_ns(torture_hold_ns(&tc->rng_nmi,
+					torture_hold_max_us * NSEC_PER_USEC / 4));
+	torture_read_end(&rd, CTX_NMI, idle);
+}
+
+static void torture_thread_exit(void)
+{
+	__atomic_fetch_sub(&torture_threads, 1, __ATOMIC_RELEASE);
+}
+
+static int torture_reader(void *arg)
+{
+	u64 rng = 0x9e3779b97f4a7c15ULL * ((unsigned long)arg + 1);
+	u64 max = torture_hold_max_us * NSEC_PER_USEC;
+	struct torture_rd rd;
+
+	while (!READ_ONCE(torture_stop)) {
+		u64 end = ktime_get_ns() + NSEC_PER_MSEC;
+
+		/* A burst of reads, some nested, some long enough to be
+		 * preempted (and so migrate) inside the critical section. */
+		do {
+			bool nest = (torture_rand(&rng) & 7) == 0;
+
+			torture_read_begin(&rd, CTX_TASK);
+			if (nest)
+				rcu_read_lock();
+			busy_wait_ns(torture_hold_ns(&rng, max));
+			if (nest)
+				rcu_read_unlock();
+			torture_read_end(&rd, CTX_TASK, false);
+		} while (ktime_get_ns() < end);
+		if (torture_reader_delay_ms)
+			msleep(1 + torture_rand(&rng) %
+			       torture_reader_delay_ms);
+		else
+			yield();
+	}
+	torture_thread_exit();
+	return 0;
+}
+
+/* ---- The update side ------------------------------------------------ */
+
+static struct rcu_torture *torture_alloc(void)
+{
+	struct rcu_torture *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&torture_free_lock, flags);
+	p = torture_free_head;
+	if (p) {
+		torture_free_head = p->rtort_next;
+		if (!torture_free_head)
+			torture_free_tail = NULL;
+		n_alloc++;
+	} else {
+		n_alloc_fail++;
+	}
+	spin_unlock_irqrestore(&torture_free_lock, flags);
+	if (!p)
+		return NULL;
+	p->rtort_pipe_count = 0;
+	p->rtort_id = __atomic_add_fetch(&torture_id_seq, 1,
+					 __ATOMIC_RELAXED);
+	p->rtort_next = NULL;
+	WRITE_ONCE(p->rtort_mbtest, TORTURE_LIVE);
+	return p;
+}
+
+/* Poison, then queue at the tail. */
+static void torture_free(struct rcu_torture *p)
+{
+	unsigned long flags;
+
+	WRITE_ONCE(p->rtort_mbtest, TORTURE_POISON);
+	p->rtort_next = NULL;
+	spin_lock_irqsave(&torture_free_lock, flags);
+	if (torture_free_tail)
+		torture_free_tail->rtort_next = p;
+	else
+		torture_free_head = p;
+	torture_free_tail = p;
+	n_free++;
+	spin_unlock_irqrestore(&torture_free_lock, flags);
+}
+
+/*
+ * One more grace period has passed since p was retired (or p was just
+ * retired).  Returns true once p has waited out the whole pipe.
+ */
+static bool torture_pipe_update_one(struct rcu_torture *p)
+{
+	int i = p->rtort_pipe_count;
+
+	if (i > RCU_TORTURE_PIPE_LEN)
+		i = RCU_TORTURE_PIPE_LEN;
+	__atomic_fetch_add(&torture_wcount[i], 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(p->rtort_pipe_count, p->rtort_pipe_count + 1);
+	return p->rtort_pipe_count >= RCU_TORTURE_PIPE_LEN;
+}
+
+static void torture_cb(struct rcu_head *head)
+{
+	struct rcu_torture *p = container_of(head, struct rcu_torture,
+					     rtort_rcu);
+
+	__atomic_fetch_add(&n_cb, 1, __ATOMIC_RELAXED);
+	if (torture_pipe_update_one(p)) {
+		torture_free(p);
+		__atomic_fetch_sub(&n_cb_pending, 1, __ATOMIC_RELEASE);
+	} else {
+		call_rcu(&p->rtort_rcu, torture_cb);
+	}
+}
+
+/* Publish rp (NULL at the end) and retire the element it replaces. */
+static struct rcu_torture *torture_publish(struct rcu_torture *rp)
+{
+	struct rcu_torture *old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&torture_pub_lock, flags);
+	old = rcu_torture_current;
+	rcu_assign_pointer(rcu_torture_current, rp);
+	if (rp)
+		WRITE_ONCE(torture_version, torture_version + 1);
+	if (old)
+		torture_pipe_update_one(old);	/* 0 -> 1: retired */
+	spin_unlock_irqrestore(&torture_pub_lock, flags);
+	return old;
+}
+
+/* After a synchronize_rcu(): advance this writer's removed list. */
+static void torture_pipe_update(struct rcu_torture **removed)
+{
+	struct rcu_torture **pp = removed;
+
+	while (*pp) {
+		struct rcu_torture *p = *pp;
+
+		if (torture_pipe_update_one(p)) {
+			*pp = p->rtort_next;
+			torture_free(p);
+		} else {
+			pp = &p->rtort_next;
+		}
+	}
+}
+
+static void torture_retire(struct rcu_torture *old,
+			   struct rcu_torture **removed, u64 *rng)
+{
+	if (torture_rand(rng) & 1) {
+		__atomic_fetch_add(&n_cb_pending, 1, __ATOMIC_RELAXED);
+		call_rcu(&old->rtort_rcu, torture_cb);
+		return;
+	}
+	old->rtort_next = *removed;
+	*removed = old;
+	synchronize_rcu();
+	__atomic_fetch_add(&n_sync, 1, __ATOMIC_RELAXED);
+	torture_pipe_update(removed);
+}
+
+static int torture_writer(void *arg)
+{
+	u64 rng = 0xd1b54a32d192ed03ULL * ((unsigned long)arg + 1);
+	struct rcu_torture *removed = NULL, *rp, *old;
+
+	while (!READ_ONCE(torture_stop)) {
+		rp = torture_alloc();
+		if (!rp) {
+			/* Pool empty: let grace periods free some. */
+			synchronize_rcu();
+			torture_pipe_update(&removed);
+			continue;
+		}
+		old = torture_publish(rp);
+		if (old)
+			torture_retire(old, &removed, &rng);
+		if (torture_writer_delay_ms)
+			msleep(torture_writer_delay_ms);
+		else
+			yield();
+	}
+	/* Drain: every element this writer retired waits out its pipe. */
+	while (removed) {
+		synchronize_rcu();
+		torture_pipe_update(&removed);
+	}
+	torture_thread_exit();
+	return 0;
+}
+
+/* Keeps one CPU busy (preemptibly): the mix of busy and idle CPUs. */
+static int torture_spinner(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(torture_stop))
+		busy_wait_ns(NSEC_PER_MSEC);
+	torture_thread_exit();
+	return 0;
+}
+
+/* ---- The IRQ/NMI sender --------------------------------------------- */
+
+/*
+ * A CPU other than ours whose slot for kind is free and that is
+ * dynticks-idle now (or any such CPU if any_cpu), or -1.  *idle says
+ * which.  Claims the slot.
+ */
+static int torture_pick(int kind, bool any_cpu, u64 *rng, bool *idle)
+{
+	int self = raw_smp_processor_id();
+	int n = (int)nr_cpu_ids;
+	int start = (int)(torture_rand(rng) % (u64)n);
+
+	for (int i = 0; i < n; i++) {
+		int cpu = (start + i) % n;
+		struct torture_cpu *tc = &torture_cpus[cpu];
+		int *slot = kind ? &tc->nmi_armed : &tc->irq_busy;
+
+		if (cpu == self || !cpu_online(cpu) || READ_ONCE(*slot))
+			continue;
+		*idle = READ_ONCE(per_cpu_area(cpu)->in_idle);
+		if (!*idle && !any_cpu)
+			continue;
+		/* Publishes the claim before the IPI that the handler
+		 * answers by clearing it (IRQ) or consuming it (NMI). */
+		smp_store_release(slot, 1);
+		return cpu;
+	}
+	return -1;
+}
+
+/* Past due by this much with no idle CPU: send to a busy one. */
+#define TORTURE_FALLBACK_NS	(20 * NSEC_PER_MSEC)
+
+static int torture_sender(void *arg)
+{
+	u64 rng = 0xa0761d6478bd642fULL;
+	u64 period[2] = {
+		torture_irq_rate ? NSEC_PER_SEC / torture_irq_rate : 0,
+		torture_nmi_rate ? NSEC_PER_SEC / torture_nmi_rate : 0,
+	};
+	u64 next[2];
+
+	(void)arg;
+	next[0] = next[1] = ktime_get_ns();
+	while (!READ_ONCE(torture_stop)) {
+		u64 now = ktime_get_ns();
+
+		for (int k = 0; k < 2; k++) {
+			bool idle;
+			int cpu;
+
+			if (!period[k] || now < next[k])
+				continue;
+			cpu = torture_pick(k, now - next[k] >
+					   TORTURE_FALLBACK_NS, &rng, &idle);
+			if (cpu < 0)
+				continue;
+			if (k)
+				arch_send_nmi(cpu);
+			else
+				arch_send_ipi(cpu, IRQ_TEST_LOW);
+			if (idle)
+				n_sent_idle[k]++;
+			else
+				n_sent_busy[k]++;
+			next[k] += period[k];
+			/* Fell far behind (a slow host): do not burst. */
+			if (now - next[k] < (u64)1 << 62 &&
+			    now - next[k] > 100 * NSEC_PER_MSEC)
+				next[k] = now;
+		}
+		busy_wait_ns(2 * NSEC_PER_USEC);
+	}
+	torture_thread_exit();
+	return 0;
+}
+
+/* ---- Statistics ----------------------------------------------------- */
+
+struct torture_totals {
+	u64 reads[NR_CTX], idle_hits[NR_CTX];
+	u64 pipe[RCU_TORTURE_PIPE_LEN + 1], batch[RCU_TORTURE_PIPE_LEN + 1];
+	u64 migrated, nmi_in_irq, errs;
+	u64 gps;
+};
+
+static u64 torture_gp_base;
+
+static void torture_sum(struct torture_totals *t)
+{
+	struct rcu_stats_snapshot s;
+	int cpu;
+
+	memset(t, 0, sizeof(*t));
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct torture_cpu *tc = &torture_cpus[cpu];
+
+		for (int c = 0; c < NR_CTX; c++) {
+			t->reads[c] += READ_ONCE(tc->reads[c]);
+			t->idle_hits[c] += READ_ONCE(tc->idle_hits[c]);
+			for (int i = 0; i <= RCU_TORTURE_PIPE_LEN; i++) {
+				t->pipe[i] += READ_ONCE(tc->pipe[c][i]);
+				t->batch[i] += READ_ONCE(tc->batch[c][i]);
+			}
+		}
+		t->migrated += READ_ONCE(tc->migrated);
+		t->nmi_in_irq += READ_ONCE(tc->nmi_in_irq);
+	}
+	for (int e = 0; e < NR_ERR; e++)
+		t->errs += __atomic_load_n(&torture_errs[e], __ATOMIC_RELAXED);
+	rcu_stats_get(&s);
+	t->gps = s.gp_completed - torture_gp_base;
+}
+
+static u64 torture_handler_reads(struct torture_totals *t)
+{
+	return t->reads[CTX_IRQ] + t->reads[CTX_NESTED] + t->reads[CTX_NMI];
+}
+
+static u64 torture_handler_idle(struct torture_totals *t)
+{
+	return t->idle_hits[CTX_IRQ] + t->idle_hits[CTX_NESTED] +
+	       t->idle_hits[CTX_NMI];
+}
+
+static void torture_hist(char *buf, size_t size, const u64 *h)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i <= RCU_TORTURE_PIPE_LEN && n < size; i++)
+		n += snprintf(buf + n, size - n, " %lu", h[i]);
+}
+
+/* The rcutorture stats block; diag also repeats it as KTAP "# " lines. */
+static void torture_print(struct torture_totals *t, bool diag)
+{
+	char pipe[200], batch[200], circ[200];
+	u64 hr = torture_handler_reads(t), hi = torture_handler_idle(t);
+	bool bad = t->errs != 0;
+	u64 wc[RCU_TORTURE_PIPE_LEN + 1];
+
+	for (int i = 2; i <= RCU_TORTURE_PIPE_LEN; i++)
+		bad |= t->pipe[i] != 0;
+
+	for (int i = 0; i <= RCU_TORTURE_PIPE_LEN; i++)
+		wc[i] = READ_ONCE(torture_wcount[i]);
+	torture_hist(pipe, sizeof(pipe), t->pipe);
+	torture_hist(batch, sizeof(batch), t->batch);
+	torture_hist(circ, sizeof(circ), wc);
+	printk("rcu-torture: ver: %lu gps: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtcb: %lu rtsync: %lu rtmbe: %lu rtpe: %lu rtre: %lu rtee: %lu %s\n",
+	       READ_ONCE(torture_version), t->gps, torture_free_head == NULL,
+	       n_alloc, n_alloc_fail, n_free, n_cb, n_sync,
+	       torture_errs[ERR_POISON], torture_errs[ERR_PIPE],
+	       torture_errs[ERR_REUSED], torture_errs[ERR_EVEN],
+	       bad ? "!!!" : "");
+	printk("rcu-torture: readers task: %lu (migrated %lu) irq: %lu (idle %lu) nested: %lu (idle %lu) nmi: %lu (idle %lu, in irq %lu) idle-hit: %lu%%\n",
+	       t->reads[CTX_TASK], t->migrated, t->reads[CTX_IRQ],
+	       t->idle_hits[CTX_IRQ], t->reads[CTX_NESTED],
+	       t->idle_hits[CTX_NESTED], t->reads[CTX_NMI],
+	       t->idle_hits[CTX_NMI], t->nmi_in_irq,
+	       hr ? hi * 100 / hr : 0);
+	printk("rcu-torture: Reader Pipe:%s\n", pipe);
+	printk("rcu-torture: Reader Batch:%s\n", batch);
+	printk("rcu-torture: Free-Block Circulation:%s\n", circ);
+	if (!diag)
+		return;
+	ktap_diag("rcu-torture: ver %lu, %lu grace periods, %lu reads, %lu errors",
+		  READ_ONCE(torture_version), t->gps,
+		  t->reads[CTX_TASK] + hr, t->errs);
+	for (int c = 0; c < NR_CTX; c++)
+		ktap_diag("rcu-torture: %s readers: %lu, on idle CPUs: %lu",
+			  ctx_name[c], t->reads[c], t->idle_hits[c]);
+	ktap_diag("rcu-torture: task readers that migrated: %lu; NMI readers inside IRQ readers: %lu",
+		  t->migrated, t->nmi_in_irq);
+	ktap_diag("rcu-torture: IRQ+NMI readers on idle CPUs: %lu of %lu (%lu%%)",
+		  hi, hr, hr ? hi * 100 / hr : 0);
+	ktap_diag("rcu-torture: sent IRQ to idle/busy CPUs: %lu/%lu, NMI: %lu/%lu",
+		  n_sent_idle[0], n_sent_busy[0], n_sent_idle[1],
+		  n_sent_busy[1]);
+	ktap_diag("rcu-torture: Reader Pipe:%s", pipe);
+	ktap_diag("rcu-torture: Reader Batch:%s", batch);
+	ktap_diag("rcu-torture: Free-Block Circulation:%s", circ);
+	ktap_diag("rcu-torture: allocated %lu (failed %lu), freed %lu, callbacks %lu, synchronize_rcu %lu",
+		  n_alloc, n_alloc_fail, n_free, n_cb, n_sync);
+}
+
+/* ---- The run -------------------------------------------------------- */
+
+static void torture_start(int (*fn)(void *), long arg, int cpu,
+			  const char *name, bool roam)
+{
+	struct task *t;
+
+	__atomic_fetch_add(&torture_threads, 1, __ATOMIC_RELAXED);
+	t = kthread_run(fn, (void *)arg, cpu, name);
+	if (roam)
+		kthread_set_roaming(t, 1);
+}
+
+static void torture_reset(void)
+{
+	memset(torture_cpus, 0, sizeof(torture_cpus));
+	memset(torture_errs, 0, sizeof(torture_errs));
+	memset(torture_wcount, 0, sizeof(torture_wcount));
+	memset(&first_err, 0, sizeof(first_err));
+	memset(n_sent_idle, 0, sizeof(n_sent_idle));
+	memset(n_sent_busy, 0, sizeof(n_sent_busy));
+	torture_version = n_alloc = n_alloc_fail = n_free = 0;
+	n_sync = n_cb = 0;
+	n_cb_pending = 0;
+	torture_free_head = torture_free_tail = NULL;
+	for (int i = 0; i < TORTURE_NR_ELEMS; i++)
+		torture_free(&torture_pool[i]);
+	n_free = 0;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		torture_cpus[cpu].rng_irq = 0x2545f4914f6cdd1dULL * (cpu + 1);
+		torture_cpus[cpu].rng_nmi = 0x9fb21c651e98df25ULL * (cpu + 1);
+	}
+	rcu_torture_current = NULL;
+	WRITE_ONCE(torture_stop, 0);
+}
+
+/* For the report when threads do not stop: who is left, and where. */
+static void torture_show_task(struct task *t, void *arg)
+{
+	(void)arg;
+	if (strncmp(t->name, "torture_", 8) || t->state == TASK_DEAD)
+		return;
+	printk("rcu-torture: task %s pid %d state %d cpu %d rcu_read_lock_nesting %d\n",
+	       t->name, t->pid, t->state, t->cpu, t->rcu_read_lock_nesting);
+}
+
+/* Wait (polling) until every torture kthread has returned. */
+static bool torture_wait_threads(unsigned int secs)
+{
+	u64 t0 = ktime_get_ns();
+
+	while (__atomic_load_n(&torture_threads, __ATOMIC_ACQUIRE)) {
+		if (ktime_get_ns() - t0 > secs * NSEC_PER_SEC)
+			return false;
+		msleep(10);
+	}
+	return true;
+}
+
+/* Wait for the handlers in flight; an armed NMI slot is simply dropped. */
+static void torture_wait_handlers(void)
+{
+	u64 t0 = ktime_get_ns();
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		while (READ_ONCE(torture_cpus[cpu].irq_busy) &&
+		       ktime_get_ns() - t0 < NSEC_PER_SEC)
+			msleep(1);
+		WRITE_ONCE(torture_cpus[cpu].nmi_armed, 0);
+	}
+}
+
+int rcu_torture_run(void)
+{
+	int self = raw_smp_processor_id(), ncpus = (int)num_online_cpus();
+	int nreaders = torture_readers ? (int)torture_readers :
+		       (ncpus + 1) / 2;
+	bool handlers = ncpus > 1 && (torture_irq_rate || torture_nmi_rate);
+	u64 t0, last_stat, last_change, last_ver = 0, hr, hi;
+	struct rcu_stats_snapshot s;
+	struct torture_totals t;
+	bool hang = false, stuck = false, fail = false;
+
+	torture_reset();
+	rcu_stats_get(&s);
+	torture_gp_base = s.gp_completed;
+	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, busy %u, %d CPUs\n",
+	       torture_duration, nreaders, torture_writers, torture_irq_rate,
+	       torture_nmi_rate, torture_hold_max_us, torture_busy, ncpus);
+	torture_publish(torture_alloc());
+
+	WRITE_ONCE(torture_running, 1);
+	if (handlers) {
+		request_irq(IRQ_TEST_LOW, torture_irq_low);
+		request_irq(IRQ_TEST_HIGH, torture_irq_high);
+		register_nmi_handler(torture_nmi);
+		torture_start(torture_sender, 0, self, "torture_sender",
+			      false);
+	}
+	/*
+	 * Writers stay on the busy CPUs (the sender's and the spinners'):
+	 * a CPU with callbacks queued keeps its tick and never goes
+	 * dynticks-idle (rcu_needs_cpu()), and call_rcu() chains requeue on
+	 * the CPU that runs them, so a roaming writer would leave every CPU
+	 * busy and no IRQ/NMI reader would find an idle one.
+	 */
+	for (int i = 0; i < (int)torture_writers; i++) {
+		int nbusy = 1 + (int)min(torture_busy, (unsigned int)ncpus - 1);
+
+		torture_start(torture_writer, i, i % nbusy ? i % nbusy : self,
+			      "torture_writer", false);
+	}
+	for (int i = 0; i < nreaders; i++)
+		torture_start(torture_reader, i, ANY_CPU, "torture_reader",
+			      true);
+	for (int i = 1; i <= (int)torture_busy && i < ncpus; i++)
+		torture_start(torture_spinner, i, i, "torture_spinner", false);
+
+	t0 = last_stat = last_change = ktime_get_ns();
+	while (ktime_get_ns() - t0 < torture_duration * NSEC_PER_SEC) {
+		u64 now, ver;
+
+		msleep(100);
+		now = ktime_get_ns();
+		ver = READ_ONCE(torture_version);
+		if (ver != last_ver) {
+			last_ver = ver;
+			last_change = now;
+		} else if (now - last_change > torture_stall_s * NSEC_PER_SEC) {
+			printk("rcu-torture: !!! ver stuck at %lu for %u s: grace-period hang\n",
+			       ver, torture_stall_s);
+			hang = true;
+			break;
+		}
+		if (now - last_stat >= torture_stat_interval * NSEC_PER_SEC) {
+			last_stat = now;
+			torture_sum(&t);
+			torture_print(&t, false);
+		}
+	}
+
+	/* Stop: sender first, then readers and writers (they drain). */
+	WRITE_ONCE(torture_stop, 1);
+	if (!torture_wait_threads(hang ? 5 : 60)) {
+		printk("rcu-torture: !!! %ld torture threads did not stop (a grace period never ends)\n",
+		       __atomic_load_n(&torture_threads, __ATOMIC_RELAXED));
+		sched_for_each_task(torture_show_task, NULL);
+		stuck = true;
+	}
+	WRITE_ONCE(torture_running, 0);
+	if (handlers) {
+		torture_wait_handlers();
+		unregister_nmi_handler(torture_nmi);
+		request_irq(IRQ_TEST_LOW, NULL);
+		request_irq(IRQ_TEST_HIGH, NULL);
+	}
+	if (!stuck) {
+		/* Retire the last element; wait out every callback chain. */
+		struct rcu_torture *old = torture_publish(NULL);
+		struct rcu_torture *removed = old;
+
+		while (removed) {
+			synchronize_rcu();
+			torture_pipe_update(&removed);
+		}
+		for (int i = 0; i < 2 * RCU_TORTURE_PIPE_LEN + 2 &&
+		     __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE); i++)
+			rcu_barrier();
+	}
+
+	torture_sum(&t);
+	torture_print(&t, true);
+	hr = torture_handler_reads(&t);
+	hi = torture_handler_idle(&t);
+	fail = hang || stuck;
+	for (int e = 0; e < NR_ERR; e++) {
+		if (!torture_errs[e])
+			continue;
+		printk("rcu-torture: !!! %lu readers saw: %s\n",
+		       torture_errs[e], err_name[e]);
+		ktap_diag("rcu-torture: %lu readers saw: %s", torture_errs[e],
+			  err_name[e]);
+		fail = true;
+	}
+	if (first_err.claimed) {
+		printk("rcu-torture: !!! first error: %s, %s reader on cpu %d, element %lu pipe %d mbtest 0x%lx, dynticks_progress_counter %ld\n",
+		       err_name[first_err.kind], ctx_name[first_err.ctx],
+		       first_err.cpu, first_err.id, first_err.pipe,
+		       first_err.mbtest, first_err.counter);
+	}
+	if (!stuck && __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE)) {
+		printk("rcu-torture: !!! %ld callback chains never finished\n",
+		       n_cb_pending);
+		fail = true;
+	}
+	if (!stuck && n_alloc != n_free) {
+		printk("rcu-torture: !!! %lu elements allocated, %lu freed\n",
+		       n_alloc, n_free);
+		fail = true;
+	}
+	if (READ_ONCE(torture_version) < 2) {
+		printk("rcu-torture: !!! ver never rose\n");
+		fail = true;
+	}
+	if (handlers && hi * 100 < hr * TORTURE_MIN_IDLE_PCT) {
+		printk("rcu-torture: !!! only %lu of %lu IRQ/NMI readers hit a dynticks-idle CPU (< %d%%): the test does not test what it claims\n",
+		       hi, hr, TORTURE_MIN_IDLE_PCT);
+		ktap_diag("rcu-torture: coverage below %d%%",
+			  TORTURE_MIN_IDLE_PCT);
+		fail = true;
+	}
+	if (!handlers)
+		ktap_diag("rcu-torture: no IRQ/NMI readers (%s): coverage not checked",
+			  ncpus < 2 ? "one CPU: no other CPU to be idle" :
+			  "irq and nmi rates are 0");
+	printk("rcu-torture: End of test: %s\n", fail ? "FAILURE" : "SUCCESS");
+	ktap_diag("rcu-torture: End of test: %s",
+		  fail ? "FAILURE" : "SUCCESS");
+	return fail;
+}

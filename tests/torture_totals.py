@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the rcu_torture totals of finished runs from their console logs.
+
+Usage: torture_totals.py LOG...  For each log (build/logs/NAME.log, as the
+harness writes them) it prints one line: GPs, readers by context, IRQ and
+NMI readers on dynticks-idle CPUs (and their share), errors and the
+verdict, read from the final "# rcu-torture:" KTAP diagnostics; then the
+sum over all logs.  A log without a verdict is reported as unfinished.
+"""
+
+import os
+import re
+import sys
+
+CTX = ("task", "irq", "nested", "nmi")
+
+
+def parse(path):
+    with open(path, errors="replace") as f:
+        text = f.read()
+    r = {"gps": 0, "errors": 0, "verdict": "unfinished"}
+    m = re.findall(r"^# rcu-torture: ver (\d+), (\d+) grace periods, "
+                   r"(\d+) reads, (\d+) errors", text, re.M)
+    if m:
+        r["ver"], r["gps"], _, r["errors"] = map(int, m[-1])
+    for c in CTX:
+        m = re.findall(rf"^# rcu-torture: {c} readers: (\d+), on idle "
+                       rf"CPUs: (\d+)", text, re.M)
+        r[c], r[c + "_idle"] = map(int, m[-1]) if m else (0, 0)
+    m = re.findall(r"^# rcu-torture: End of test: (\w+)", text, re.M)
+    if m:
+        r["verdict"] = m[-1]
+    return r
+
+
+def line(name, r):
+    hr = r["irq"] + r["nested"] + r["nmi"]
+    hi = r["irq_idle"] + r["nested_idle"] + r["nmi_idle"]
+    pct = f"{100 * hi / hr:.0f}%" if hr else "-"
+    return (f"{name}: {r['gps']} GPs; readers task {r['task']}, irq "
+            f"{r['irq']}, nested irq {r['nested']}, nmi {r['nmi']}; "
+            f"IRQ/NMI readers on idle CPUs {hi} of {hr} ({pct}); "
+            f"errors {r['errors']}; {r['verdict']}")
+
+
+def main():
+    total = {"gps": 0, "errors": 0}
+    for c in CTX:
+        total[c] = total[c + "_idle"] = 0
+    ok = True
+    for path in sys.argv[1:]:
+        if not os.path.exists(path):
+            print(f"{path}: no log")
+            ok = False
+            continue
+        r = parse(path)
+        print(line(os.path.basename(path)[:-4], r))
+        ok &= r["verdict"] == "SUCCESS"
+        for k in total:
+            total[k] += r.get(k, 0)
+    total["verdict"] = "all SUCCESS" if ok else "NOT all SUCCESS"
+    print(line("total", total))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
