@@ -26,6 +26,7 @@
 #include "kernel/bug.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
+#include "kernel/trace.h"
 #include "rcu/rcupreempt.h"
 
 void rcu_dynticks_init_cpu(int cpu)
@@ -58,6 +59,7 @@ void rcu_enter_nohz(void)
 	smp_mb();
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 	WARN(c & 0x1,
 	     "rcu_enter_nohz: cpu %d dynticks_progress_counter %ld is odd after entering idle",
 	     raw_smp_processor_id(), c);
@@ -74,6 +76,7 @@ void rcu_exit_nohz(void)
 
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 	/*
 	 * Orders the store of the incremented (odd)
 	 * dynticks_progress_counter before every access of this CPU's
@@ -129,6 +132,7 @@ void rcu_irq_enter(void)
 		/* Outermost handler on a dynticks-idle CPU: leave idle. */
 		WRITE_ONCE(rdp->dynticks_progress_counter,
 			   READ_ONCE(rdp->dynticks_progress_counter) + 1);
+		trace_event(TRACE_DYNTICKS, 1, rdp->dynticks_progress_counter);
 		/*
 		 * Orders the store of the now-odd
 		 * dynticks_progress_counter before every access of the
@@ -175,6 +179,7 @@ void rcu_irq_exit(void)
 		smp_mb();
 		c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 		WRITE_ONCE(rdp->dynticks_progress_counter, c);
+		trace_event(TRACE_DYNTICKS, 1, c);
 		WARN(c & 0x1,
 		     "rcu_irq_exit: cpu %d dynticks_progress_counter %ld is odd after returning to idle",
 		     cpu, c);
