@@ -28,3 +28,8 @@ trace: $(KERNEL)
 	echo "trace: $(TRACE_DIR)/trace.json (open in ui.perfetto.dev)," \
 		"$(TRACE_DIR)/trace.svg, docs/trace.svg"; \
 	exit $$st
+
+# The gdb helpers (tools/gdb/dynrcu.py), checked in gdb batch mode against
+# a live kernel; part of make test (tests/run-all.sh).
+gdb-test: $(KERNEL)
+	@python3 tools/gdb/test.py
