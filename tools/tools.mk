@@ -33,3 +33,9 @@ trace: $(KERNEL)
 # a live kernel; part of make test (tests/run-all.sh).
 gdb-test: $(KERNEL)
 	@python3 tools/gdb/test.py
+
+# Benchmarks: one boot per CPU count (BENCH_CPUS), table to
+# docs/benchmarks.md.  Never fails on performance, only on a failed boot.
+BENCH_CPUS ?= 1,2,4,8
+bench: $(KERNEL)
+	@python3 tools/bench.py --cpus $(BENCH_CPUS)
