@@ -20,6 +20,7 @@ Usage: trace2json.py LOG [-o out.json] [--svg out.svg] [--elf kernel.elf]
 """
 
 import argparse
+import bisect
 import json
 import re
 import subprocess
@@ -284,12 +285,15 @@ class Model:
         if not marks:
             return 0.0
         marks.sort()
-        best, best_n, j = 0.0, -1, 0
-        for i, s in enumerate(marks):
-            while marks[j] < s - length:
-                j += 1
-            if i - j > best_n:
-                best_n, best = i - j, max(0.0, s - length)
+        # Windows starting a quarter-length before each mark: the event
+        # and what follows it.
+        best, best_n = 0.0, -1
+        for m in marks:
+            s = max(0.0, m - length / 4)
+            n = bisect.bisect_right(marks, s + length) - \
+                bisect.bisect_left(marks, s)
+            if n > best_n:
+                best_n, best = n, s
         return best
 
     def svg(self, start=None, length=20000.0):
@@ -363,7 +367,11 @@ class Model:
             m = re.match(r"cpu(\d+) dynticks", name)
             if m:
                 by_cpu.setdefault(int(m.group(1)), []).append((ts, v))
-        for cpu, pts in by_cpu.items():
+        for cpu in self.cpus:
+            # Before its first change the counter was one less; a CPU
+            # with no change at all kept its initial odd value.
+            pts = by_cpu.get(cpu, [])
+            pts.insert(0, (0.0, pts[0][1] - 1 if pts else 1))
             pts.append((end, None))
             for (t, v), (t2, _) in zip(pts, pts[1:]):
                 if v is not None and v & 1 and vis(t, t2):
