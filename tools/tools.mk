@@ -21,9 +21,7 @@ trace: $(KERNEL)
 		--timeout 600 --log $(TRACE_DIR)/console.log; st=$$?; \
 	python3 tools/trace2json.py $(TRACE_DIR)/console.log \
 		--elf $(KERNEL) -o $(TRACE_DIR)/trace.json \
-		--svg $(TRACE_DIR)/trace.svg --svg-ms 40 || exit 1; \
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
-		$(TRACE_DIR)/trace.json || exit 1; \
+		--svg $(TRACE_DIR)/trace.svg --svg-ms 40 --check || exit 1; \
 	cp $(TRACE_DIR)/trace.svg docs/trace.svg; \
 	echo "trace: $(TRACE_DIR)/trace.json (open in ui.perfetto.dev)," \
 		"$(TRACE_DIR)/trace.svg, docs/trace.svg"; \

@@ -119,6 +119,13 @@ def symbols(elf):
     return syms
 
 
+def span(s, e):
+    """ts and dur of a slice from rounded endpoints, so that slices that
+    share an endpoint still nest or abut exactly after rounding."""
+    ts, end = round(s, 3), round(e, 3)
+    return {"ts": ts, "dur": round(max(end - ts, 0.0), 3)}
+
+
 class Model:
     """Slices, instants and counters, in microseconds from the start."""
 
@@ -249,17 +256,14 @@ class Model:
         for tid, name, s, e, depth, kind in sorted(
                 self.slices, key=lambda x: (x[0], x[2], -x[3])):
             ev.append({"ph": "X", "pid": PID, "tid": tid, "name": name,
-                       "cat": kind, "ts": round(s, 3),
-                       "dur": round(max(e - s, 0.001), 3)})
+                       "cat": kind, **span(s, e)})
         for c, s, e in self.gps:
             ev.append({"ph": "X", "pid": PID, "tid": GP_TID,
-                       "name": f"GP {c}", "cat": "gp", "ts": round(s, 3),
-                       "dur": round(max(e - s, 0.001), 3)})
+                       "name": f"GP {c}", "cat": "gp", **span(s, e)})
         for st, s, e in self.states:
             ev.append({"ph": "X", "pid": PID, "tid": GP_TID,
                        "name": STATES[st] if st < 4 else str(st),
-                       "cat": "gp", "ts": round(s, 3),
-                       "dur": round(max(e - s, 0.001), 3)})
+                       "cat": "gp", **span(s, e)})
         for tid, name, ts, kind in self.instants:
             ev.append({"ph": "i", "s": "t", "pid": PID, "tid": tid,
                        "name": name, "cat": kind, "ts": round(ts, 3)})
@@ -400,6 +404,30 @@ class Model:
         return "\n".join(out) + "\n"
 
 
+def check(path):
+    """Re-read the JSON and check that each track's slices nest (Perfetto
+    drops or misplaces ones that overlap).  Returns a list of problems."""
+    with open(path) as f:
+        doc = json.load(f)
+    tracks = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X":
+            tracks.setdefault(e["tid"], []).append(
+                (e["ts"], -e["dur"], e["ts"] + e["dur"], e["name"]))
+    problems = []
+    for tid, sl in tracks.items():
+        sl.sort()
+        stack = []
+        for s, _, end, name in sl:
+            while stack and stack[-1][0] <= s + 1e-9:
+                stack.pop()
+            if stack and end > stack[-1][0] + 1e-9:
+                problems.append(f"track {tid}: {name} at {s} us overlaps "
+                                f"{stack[-1][1]} ending {stack[-1][0]} us")
+            stack.append((end, name))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("log")
@@ -410,6 +438,9 @@ def main():
                     help="SVG window start in ms (default: the busiest)")
     ap.add_argument("--svg-ms", type=float, default=20.0,
                     help="SVG window length in ms (default 20)")
+    ap.add_argument("--check", action="store_true",
+                    help="re-read the JSON written with -o and check that "
+                    "slices nest; exit 1 if not")
     args = ap.parse_args()
     with open(args.log, errors="replace") as f:
         text = f.read().replace("\r", "")
@@ -435,6 +466,13 @@ def main():
           f"({'wrapped: ' + ','.join(map(str, sorted(wrapped))) if wrapped else 'complete'}); "
           f"{counts}; {len(model.gps)} GPs, {len(model.readers)} readers; "
           f"{len(doc['traceEvents'])} JSON events", file=sys.stderr)
+    if args.check and args.output:
+        problems = check(args.output)
+        for p in problems[:10]:
+            print(f"trace2json: check: {p}", file=sys.stderr)
+        print(f"trace2json: check: JSON parses; "
+              f"{len(problems)} overlapping slices", file=sys.stderr)
+        return 1 if problems else 0
     return 0
 
 
