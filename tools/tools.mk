@@ -21,7 +21,7 @@ trace: $(KERNEL)
 		--timeout 600 --log $(TRACE_DIR)/console.log; st=$$?; \
 	python3 tools/trace2json.py $(TRACE_DIR)/console.log \
 		--elf $(KERNEL) -o $(TRACE_DIR)/trace.json \
-		--svg $(TRACE_DIR)/trace.svg --svg-ms 40 --check || exit 1; \
+		--svg $(TRACE_DIR)/trace.svg --check || exit 1; \
 	cp $(TRACE_DIR)/trace.svg docs/trace.svg; \
 	echo "trace: $(TRACE_DIR)/trace.json (open in ui.perfetto.dev)," \
 		"$(TRACE_DIR)/trace.svg, docs/trace.svg"; \

@@ -282,10 +282,14 @@ class Model:
     # ---- SVG ----------------------------------------------------------
 
     def busiest(self, length):
-        """Start (us) of the window of `length` us with the most grace-
-        period transitions, NMIs and interrupts that woke an idle CPU."""
+        """Start (us) of the SVG window of `length` us: around the first
+        NMI, else where grace-period transitions are densest."""
+        # An NMI shows the most (a reader where RCU thought the CPU
+        # idle): if there is one, start shortly before the first.
+        nmis = sorted(s for _, n, s, _, _, k in self.slices if k == "nmi")
+        if nmis:
+            return max(0.0, nmis[0] - length / 4)
         marks = [s for _, s, _ in self.states]
-        marks += [s for _, n, s, _, _, k in self.slices if k == "nmi"] * 20
         if not marks:
             return 0.0
         marks.sort()
@@ -300,7 +304,16 @@ class Model:
                 best_n, best = n, s
         return best
 
-    def svg(self, start=None, length=20000.0):
+    def svg(self, start=None, length=None):
+        if length is None:
+            # Auto: the first NMI and as long again after it, else 20 ms.
+            nmis = sorted((s, e) for _, n, s, e, _, k in self.slices
+                          if k == "nmi")
+            length = 20000.0
+            if nmis and start is None:
+                d = max(nmis[0][1] - nmis[0][0], 5000.0)
+                start = max(0.0, nmis[0][0] - d / 4)
+                length = d * 2.25
         if start is None:
             start = self.busiest(length)
         end = start + length
@@ -436,8 +449,9 @@ def main():
     ap.add_argument("--elf", help="kernel ELF, to name callbacks (uses nm)")
     ap.add_argument("--svg-start", type=float,
                     help="SVG window start in ms (default: the busiest)")
-    ap.add_argument("--svg-ms", type=float, default=20.0,
-                    help="SVG window length in ms (default 20)")
+    ap.add_argument("--svg-ms", type=float,
+                    help="SVG window length in ms (default: around the "
+                    "first NMI, else 20)")
     ap.add_argument("--check", action="store_true",
                     help="re-read the JSON written with -o and check that "
                     "slices nest; exit 1 if not")
@@ -458,7 +472,8 @@ def main():
     if args.svg:
         start = args.svg_start * 1000 if args.svg_start is not None else None
         with open(args.svg, "w") as f:
-            f.write(model.svg(start, args.svg_ms * 1000))
+            f.write(model.svg(start, args.svg_ms * 1000
+                              if args.svg_ms else None))
     counts = ", ".join(f"{TYPE_NAMES[t]} {n}"
                        for t, n in enumerate(model.counts) if n)
     print(f"trace2json: {len(model.cpus)} CPUs, "
