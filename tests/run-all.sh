@@ -39,6 +39,7 @@ run_suite() {
 start=$(date +%s)
 [ -f tests/host/host.mk ] && run_suite host make --no-print-directory host-test
 run_suite kernel python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
+[ -f tools/test_trace2json.py ] && run_suite tools python3 tools/test_trace2json.py
 [ -f tools/gdb/test.py ] && run_suite gdb python3 tools/gdb/test.py
 [ -x tests/mutants/run.sh ] && run_suite mutants tests/mutants/run.sh
 [ -f tests/spin/spin.mk ] && run_suite spin make --no-print-directory verify

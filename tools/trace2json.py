@@ -197,8 +197,9 @@ class Model:
                     close(kind, now)
                 else:
                     # Began before the window: it encloses what is open.
-                    self.slices.append((cpu, name_of(kind), 0.0, now, 0,
-                                        kind))
+                    name = self.irq_name(a) if kind == "irq" else \
+                        name_of(kind)
+                    self.slices.append((cpu, name, 0.0, now, 0, kind))
             elif typ == DYNTICKS:
                 self.counters.append((f"cpu{cpu} dynticks", now, b))
             elif typ == GP_STATE:
