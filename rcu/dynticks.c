@@ -59,10 +59,10 @@ void rcu_enter_nohz(void)
 	smp_mb();
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
-	trace_event(TRACE_DYNTICKS, 0, c);
 	WARN(c & 0x1,
 	     "rcu_enter_nohz: cpu %d dynticks_progress_counter %ld is odd after entering idle",
 	     raw_smp_processor_id(), c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 }
 
 /*
@@ -76,7 +76,6 @@ void rcu_exit_nohz(void)
 
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
-	trace_event(TRACE_DYNTICKS, 0, c);
 	/*
 	 * Orders the store of the incremented (odd)
 	 * dynticks_progress_counter before every access of this CPU's
@@ -89,6 +88,7 @@ void rcu_exit_nohz(void)
 	WARN(!(c & 0x1),
 	     "rcu_exit_nohz: cpu %d dynticks_progress_counter %ld is even after leaving idle",
 	     raw_smp_processor_id(), c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 }
 
 /*
@@ -179,10 +179,10 @@ void rcu_irq_exit(void)
 		smp_mb();
 		c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 		WRITE_ONCE(rdp->dynticks_progress_counter, c);
-		trace_event(TRACE_DYNTICKS, 1, c);
 		WARN(c & 0x1,
 		     "rcu_irq_exit: cpu %d dynticks_progress_counter %ld is odd after returning to idle",
 		     cpu, c);
+		trace_event(TRACE_DYNTICKS, 1, c);
 	}
 }
 
