@@ -16,6 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 #include "rcu/rcupdate.h"
 
 bool local_softirq_pending(void);
@@ -35,6 +36,7 @@ static void idle_nohz(int cpu)
 	pc->stats.idle_enter++;
 	pc->idle_since_ns = ktime_get_ns();
 	rcu_enter_nohz();
+	trace_event(TRACE_IDLE_ENTER, 0, 0);
 	WRITE_ONCE(pc->in_idle, 1);
 	/* nohz_enabled is re-read so that nohz=off takes effect at once. */
 	while (!idle_has_work(cpu) && READ_ONCE(nohz_enabled)) {
@@ -42,6 +44,7 @@ static void idle_nohz(int cpu)
 		local_irq_disable();
 	}
 	WRITE_ONCE(pc->in_idle, 0);
+	trace_event(TRACE_IDLE_EXIT, 0, 0);
 	rcu_exit_nohz();
 	pc->stats.idle_exit++;
 	pc->stats.idle_ns += ktime_get_ns() - pc->idle_since_ns;

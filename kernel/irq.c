@@ -14,6 +14,7 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 #include "rcu/rcupdate.h"
 
 static irq_handler_t irq_handlers[NR_IRQ_KINDS];
@@ -100,9 +101,11 @@ void handle_irq(int kind, bool interrupted_irqs_on)
 	irq_handler_t h = READ_ONCE(irq_handlers[kind]);
 
 	irq_enter();
+	trace_irq(TRACE_IRQ_ENTER, kind);
 	if (h)
 		h();
 	arch_eoi();
+	trace_irq(TRACE_IRQ_EXIT, kind);
 	irq_exit();
 	/*
 	 * Preempt on the way out if the interrupted code could have been
@@ -116,11 +119,13 @@ void handle_irq(int kind, bool interrupted_irqs_on)
 void handle_nmi(void)
 {
 	nmi_enter();
+	trace_event(TRACE_NMI_ENTER, 0, 0);
 	for (int i = 0; i < NR_NMI_HANDLERS; i++) {
 		void (*fn)(void) = READ_ONCE(nmi_handlers[i]);
 
 		if (fn)
 			fn();
 	}
+	trace_event(TRACE_NMI_EXIT, 0, 0);
 	nmi_exit();
 }

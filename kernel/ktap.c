@@ -15,6 +15,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 
 extern const struct ktest __ktests_start[], __ktests_end[];
 
@@ -150,6 +151,7 @@ static int runner_fn(void *arg)
 		kernel_failed |= was_failed;
 	}
 	ktap_print_stats();
+	trace_dump();		/* no-op unless trace=on */
 	printk_flush_nmi();
 	cprintf("# totals: pass:%d fail:%d\n", n - failed, failed);
 	arch_exit(failed == 0 && !kernel_failed);

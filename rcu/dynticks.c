@@ -26,6 +26,7 @@
 #include "kernel/bug.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
+#include "kernel/trace.h"
 #include "rcu/rcupreempt.h"
 
 void rcu_dynticks_init_cpu(int cpu)
@@ -61,6 +62,7 @@ void rcu_enter_nohz(void)
 	WARN(c & 0x1,
 	     "rcu_enter_nohz: cpu %d dynticks_progress_counter %ld is odd after entering idle",
 	     raw_smp_processor_id(), c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 }
 
 /*
@@ -86,6 +88,7 @@ void rcu_exit_nohz(void)
 	WARN(!(c & 0x1),
 	     "rcu_exit_nohz: cpu %d dynticks_progress_counter %ld is even after leaving idle",
 	     raw_smp_processor_id(), c);
+	trace_event(TRACE_DYNTICKS, 0, c);
 }
 
 /*
@@ -129,6 +132,7 @@ void rcu_irq_enter(void)
 		/* Outermost handler on a dynticks-idle CPU: leave idle. */
 		WRITE_ONCE(rdp->dynticks_progress_counter,
 			   READ_ONCE(rdp->dynticks_progress_counter) + 1);
+		trace_event(TRACE_DYNTICKS, 1, rdp->dynticks_progress_counter);
 		/*
 		 * Orders the store of the now-odd
 		 * dynticks_progress_counter before every access of the
@@ -178,6 +182,7 @@ void rcu_irq_exit(void)
 		WARN(c & 0x1,
 		     "rcu_irq_exit: cpu %d dynticks_progress_counter %ld is odd after returning to idle",
 		     cpu, c);
+		trace_event(TRACE_DYNTICKS, 1, c);
 	}
 }
 

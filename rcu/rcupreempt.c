@@ -22,6 +22,7 @@
 #include "kernel/softirq.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
+#include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
@@ -143,6 +144,7 @@ void rcu_read_lock(void)
 	 * decrement.
 	 */
 	WRITE_ONCE(t->rcu_flipctr_idx, idx);
+	trace_event(TRACE_READER_BEGIN, idx, t->pid);
 	local_irq_restore(flags);
 }
 
@@ -179,6 +181,7 @@ void rcu_read_unlock(void)
 	 */
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) - 1);
+	trace_event(TRACE_READER_END, idx, t->pid);
 	local_irq_restore(flags);
 }
 
@@ -243,6 +246,7 @@ static void __rcu_advance_callbacks(struct rcu_data *rdp)
 		 */
 		smp_mb();
 		WRITE_ONCE(rdp->rcu_flip_flag, rcu_flip_seen);
+		trace_event(TRACE_FLIP_ACK, 0, completed);
 		/*
 		 * Orders the store of rcu_flip_seen before the accesses of
 		 * this CPU's subsequent RCU read-side critical sections, so
@@ -396,6 +400,8 @@ static void rcu_try_flip(void)
 	if (moved) {
 		u64 now = ktime_get_ns();
 
+		trace_event(TRACE_GP_STATE, state << 8 | next,
+			    rcu_ctrlblk.completed);
 		if (state == rcu_try_flip_idle_state)
 			rcu_stall_gp_start(now);
 		rcu_stats_state_change(state, next, now);
@@ -419,6 +425,7 @@ static void rcu_check_mb(int cpu)
 		 */
 		smp_mb();
 		WRITE_ONCE(rdp->rcu_mb_flag, rcu_mb_done);
+		trace_event(TRACE_MB_ACK, 0, rcu_ctrlblk.completed);
 	}
 }
 
@@ -468,6 +475,7 @@ void rcu_process_callbacks(void)
 
 	while (list) {
 		next = list->next;
+		trace_event(TRACE_CALLBACK, 0, (u32)(unsigned long)list->func);
 		list->func(list);
 		list = next;
 		n++;

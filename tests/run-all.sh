@@ -39,6 +39,8 @@ run_suite() {
 start=$(date +%s)
 [ -f tests/host/host.mk ] && run_suite host make --no-print-directory host-test
 run_suite kernel python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
+[ -f tools/test_trace2json.py ] && run_suite tools python3 tools/test_trace2json.py
+[ -f tools/gdb/test.py ] && run_suite gdb python3 tools/gdb/test.py
 # Kernel mutants (tests/mutants/kernel/*.patch): each must be caught, or
 # be documented as not detectable on x86.
 [ -f tests/mutants/run.py ] && run_suite mutants python3 tests/mutants/run.py

@@ -18,6 +18,7 @@
 #include "kernel/softirq.h"
 #include "kernel/wait.h"
 #include "kernel/time.h"
+#include "kernel/trace.h"
 #include "kernel/bug.h"
 #include "tests/host/shim.h"
 
@@ -25,6 +26,12 @@ struct percpu percpu_area[NR_CPUS];
 unsigned int nr_cpu_ids;
 volatile u64 cpu_online_mask;
 int shim_cpu;
+
+/* kernel/trace.c: off on the host, so its hooks in rcu/ never record. */
+unsigned int trace_enabled;
+void __trace_event(unsigned int type, u32 a, u32 b)
+{
+}
 
 /* ---- simulated NMIs ---- */
 

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmarks (issue 8), run by make bench (tools/bench.py).  Hooks, not in
+ * the default suite, and they never fail on performance: a benchmark
+ * fails only if it could not measure at all.  Every figure is printed as
+ * one KTAP diagnostic "# bench NAME key=value ..." for the host tool, and
+ * every comparison is made within one boot (busy vs idle, nohz on vs off,
+ * trace on vs off), so that the host's load cancels out of the ratio.
+ *
+ * Cycle figures come from the TSC; under TCG it follows host time, so
+ * they are host-time costs of emulated code, comparable only to each
+ * other.
+ */
+#include "asm/arch.h"
+#include "kernel/irq.h"
+#include "kernel/irqflags.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/sort.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/trace.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcupreempt.h"
+#include "tests/kernel/util.h"
+
+#define GP_SAMPLES	200
+#define IDLE_GPS	1000
+/* nohz=off: fewer, since each GP waits for idle CPUs' ticks; per 1000. */
+#define IDLE_GPS_OFF	300
+#define LOOPS		5000
+#define REPS		15
+
+/* The first benchmark to run reports how long the boot took. */
+static void bench_boot_time(void)
+{
+	static int done;
+
+	if (done++)
+		return;
+	ktap_diag("bench boot to_first_test_us=%lu",
+		  ktime_get_ns() / NSEC_PER_USEC);
+}
+
+/* Tenths of a tick, so the table can show "3.4". */
+static u64 ns_to_tick10(u64 ns)
+{
+	return (ns * tick_hz * 10 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+}
+
+/* ------------------------------------------------------------------ */
+/* synchronize_rcu() latency, with the other CPUs idle and all busy    */
+/* ------------------------------------------------------------------ */
+
+static u64 gp_samples[GP_SAMPLES];
+static volatile int spin_stop;
+
+static int spinner(void *arg)
+{
+	(void)arg;
+	/* Preemptible busy loop: the CPU is busy (tick on, counter odd). */
+	while (!READ_ONCE(spin_stop))
+		busy_wait_ns(100 * NSEC_PER_USEC);
+	return 0;
+}
+
+static void gp_latency(const char *mode)
+{
+	u64 med, p99;
+
+	for (int i = 0; i < GP_SAMPLES; i++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu();
+		gp_samples[i] = ktime_get_ns() - t0;
+	}
+	sort_u64(gp_samples, GP_SAMPLES);
+	med = gp_samples[GP_SAMPLES / 2];
+	p99 = gp_samples[GP_SAMPLES * 99 / 100];
+	ktap_diag("bench gp_latency cpus=%u mode=%s n=%d median_us=%lu p99_us=%lu median_tick10=%lu p99_tick10=%lu hz=%u",
+		  num_online_cpus(), mode, GP_SAMPLES, med / NSEC_PER_USEC,
+		  p99 / NSEC_PER_USEC, ns_to_tick10(med), ns_to_tick10(p99),
+		  tick_hz);
+}
+
+static void gp_latency_test(void *arg)
+{
+	int self = raw_smp_processor_id();
+	int cpu, n = 0;
+
+	(void)arg;
+	msleep(20);		/* let the other CPUs settle into idle */
+	gp_latency("idle");
+	WRITE_ONCE(spin_stop, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			kthread_run(spinner, NULL, cpu, "bench-spin");
+			n++;
+		}
+	msleep(20);
+	gp_latency("busy");
+	WRITE_ONCE(spin_stop, 1);
+	msleep(20);		/* the spinners exit */
+	ktap_diag("bench gp_latency_note busy_cpus=%d", n);
+}
+
+KTEST_HOOK(bench_gp_latency)
+{
+	bench_boot_time();
+	run_on_cpu(0, gp_latency_test, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ticks and wake-ups of idle CPUs per 1000 GPs, nohz on vs off        */
+/* ------------------------------------------------------------------ */
+
+static void nop(void *arg)
+{
+	(void)arg;
+}
+
+static void idle_ticks(const char *mode, u64 gps)
+{
+	u64 ticks0[NR_CPUS], irqs0[NR_CPUS];
+	u64 ticks = 0, wakeups = 0, c0, t0, ns;
+	int self = raw_smp_processor_id();
+	int cpu, idle = 0;
+
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		ticks0[cpu] = READ_ONCE(st->ticks);
+		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
+	}
+	c0 = rcu_batches_completed();
+	t0 = ktime_get_ns();
+	/* completed rises once per GP; bounded in case GPs crawl. */
+	while (rcu_batches_completed() - c0 < gps &&
+	       ktime_get_ns() - t0 < 120 * NSEC_PER_SEC)
+		synchronize_rcu();
+	ns = ktime_get_ns() - t0;
+	c0 = rcu_batches_completed() - c0;
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		if (cpu == self)
+			continue;
+		idle++;
+		ticks += READ_ONCE(st->ticks) - ticks0[cpu];
+		/* Every interrupt an idle CPU takes wakes it from hlt. */
+		wakeups += READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
+			   irqs0[cpu];
+	}
+	ktap_diag("bench idle_ticks cpus=%u nohz=%s idle_cpus=%d gps=%lu ms=%lu ticks=%lu wakeups=%lu ticks_per_1000gp=%lu wakeups_per_1000gp=%lu",
+		  num_online_cpus(), mode, idle, c0, ns / NSEC_PER_MSEC, ticks,
+		  wakeups, c0 ? ticks * 1000 / c0 : 0,
+		  c0 ? wakeups * 1000 / c0 : 0);
+}
+
+/* Make every other CPU leave hlt, so it re-reads nohz_enabled. */
+static void kick_others(void)
+{
+	int self = raw_smp_processor_id();
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			smp_call_function_single(cpu, nop, NULL, true);
+}
+
+static void idle_ticks_test(void *arg)
+{
+	unsigned int saved = nohz_enabled;
+
+	(void)arg;
+	msleep(20);
+	idle_ticks("on", IDLE_GPS);
+	WRITE_ONCE(nohz_enabled, 0);
+	kick_others();
+	msleep(20);
+	idle_ticks("off", IDLE_GPS_OFF);
+	WRITE_ONCE(nohz_enabled, saved);
+	kick_others();
+	msleep(20);
+}
+
+KTEST_HOOK(bench_idle_ticks)
+{
+	bench_boot_time();
+	if (num_online_cpus() < 2) {
+		ktap_diag("bench idle_ticks cpus=1 skipped=no_idle_cpu");
+		return 0;
+	}
+	run_on_cpu(0, idle_ticks_test, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cycle costs                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The fastest of REPS runs of LOOPS iterations (after one warm-up run,
+ * which under TCG also pays for translating the loop), in hundredths of
+ * a cycle per iteration.  The minimum, not the median: a run that a tick
+ * or the host's other work lands in is only ever slower, and on a loaded
+ * shared host most runs are disturbed.
+ */
+#define MEASURE(result, body) do {					\
+	u64 __best = ~0ULL;						\
+	for (int __k = 0; __k <= REPS; __k++) {				\
+		u64 __t0 = get_cycles();				\
+		u64 __c;						\
+		for (int __i = 0; __i < LOOPS; __i++) {			\
+			body;						\
+			barrier();					\
+		}							\
+		__c = (get_cycles() - __t0) * 100 / LOOPS;		\
+		if (__k > 0 && __c < __best)				\
+			__best = __c;					\
+	}								\
+	(result) = __best;						\
+} while (0)
+
+/* "12.34" from hundredths. */
+#define C100(x)	(x) / 100, (x) % 100
+
+static void reader_cost(void *arg)
+{
+	u64 empty, irq, outer, nested, outer_trace;
+	unsigned long flags;
+	unsigned int saved = trace_enabled;
+
+	(void)arg;
+	WRITE_ONCE(trace_enabled, 0);
+	MEASURE(empty, (void)0);
+	MEASURE(irq, local_irq_save(flags); local_irq_restore(flags));
+	MEASURE(outer, rcu_read_lock(); rcu_read_unlock());
+	rcu_read_lock();
+	MEASURE(nested, rcu_read_lock(); rcu_read_unlock());
+	rcu_read_unlock();
+	WRITE_ONCE(trace_enabled, 1);
+	MEASURE(outer_trace, rcu_read_lock(); rcu_read_unlock());
+	WRITE_ONCE(trace_enabled, saved);
+	ktap_diag("bench reader_cost loop_c=%lu.%02lu irq_pair_c=%lu.%02lu outer_pair_c=%lu.%02lu nested_pair_c=%lu.%02lu outer_pair_trace_c=%lu.%02lu",
+		  C100(empty), C100(irq), C100(outer), C100(nested),
+		  C100(outer_trace));
+}
+
+KTEST_HOOK(bench_reader_cost)
+{
+	bench_boot_time();
+	run_on_cpu(0, reader_cost, NULL);
+	return 0;
+}
+
+/*
+ * rcu_irq_enter()/rcu_irq_exit() as an interrupt sees them: from a busy
+ * CPU (counter odd: both are a flag test) and from dynticks idle (counter
+ * even: each increments it around a memory barrier).  Called directly,
+ * with interrupts off, so the interrupt's own cost is not in the figure.
+ * For the idle case this CPU really enters dynticks idle for the loop;
+ * it runs no reader meanwhile (interrupts are off), so RCU may excuse it.
+ */
+static void irq_cost(void *arg)
+{
+	u64 empty, busy, idle, idle_trace;
+	unsigned long flags;
+	unsigned int saved = trace_enabled;
+
+	(void)arg;
+	WRITE_ONCE(trace_enabled, 0);
+	local_irq_save(flags);
+	MEASURE(empty, (void)0);
+	MEASURE(busy, rcu_irq_enter(); rcu_irq_exit());
+	rcu_enter_nohz();
+	MEASURE(idle, rcu_irq_enter(); rcu_irq_exit());
+	WRITE_ONCE(trace_enabled, 1);
+	MEASURE(idle_trace, rcu_irq_enter(); rcu_irq_exit());
+	WRITE_ONCE(trace_enabled, 0);
+	rcu_exit_nohz();
+	local_irq_restore(flags);
+	WRITE_ONCE(trace_enabled, saved);
+	ktap_diag("bench irq_cost loop_c=%lu.%02lu busy_pair_c=%lu.%02lu idle_pair_c=%lu.%02lu idle_pair_trace_c=%lu.%02lu",
+		  C100(empty), C100(busy), C100(idle), C100(idle_trace));
+}
+
+KTEST_HOOK(bench_irq_cost)
+{
+	bench_boot_time();
+	run_on_cpu(0, irq_cost, NULL);
+	return 0;
+}
+
+/* One trace site, off and on, against the same loop with no site. */
+static void trace_cost(void *arg)
+{
+	u64 empty, off, on;
+	unsigned int saved = trace_enabled;
+
+	(void)arg;
+	WRITE_ONCE(trace_enabled, 0);
+	MEASURE(empty, (void)0);
+	MEASURE(off, trace_event(TRACE_MARK, __i, 0));
+	WRITE_ONCE(trace_enabled, 1);
+	MEASURE(on, trace_event(TRACE_MARK, __i, 0));
+	WRITE_ONCE(trace_enabled, saved);
+	ktap_diag("bench trace_cost loop_c=%lu.%02lu off_c=%lu.%02lu on_c=%lu.%02lu",
+		  C100(empty), C100(off), C100(on));
+}
+
+KTEST_HOOK(bench_trace_cost)
+{
+	bench_boot_time();
+	run_on_cpu(0, trace_cost, NULL);
+	return 0;
+}

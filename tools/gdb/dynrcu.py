@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0
+"""gdb helpers for dynrcu, after Linux's scripts/gdb lx-* commands.
+
+  rcu-cpus       one line per online CPU: dynticks counter, snapshot,
+                 rcu_update_flag, flip and mb flags, rcu_flipctr[0..1],
+                 completed, idle or not, context, current task
+  rcu-gp         global completed, flip state, fliplock, and every CPU's
+                 callback list lengths
+  rcu-readers    tasks with non-zero rcu_read_lock_nesting
+  $percpu("field", cpu)
+                 percpu_area[cpu].field, or rcu_data[cpu].field when struct
+                 percpu has no such field; "a.b" paths work
+                 ("stats.ticks"); cpu defaults to the selected thread's
+
+Everything is read from the global arrays (percpu_area[], rcu_data[],
+rcu_ctrlblk, the task list), never through %gs or the stack, so the
+helpers work wherever the kernel stopped: in a task, an IRQ, or an NMI
+handler on its IST stack.  QEMU shows vCPU n as gdb thread n + 1; the
+selected thread's CPU is found from its GS base (the per-CPU self
+pointer), falling back to the thread number early in boot.
+
+Load with: source tools/gdb/dynrcu.py (make gdb does).
+"""
+
+import gdb
+
+FLIP_FLAG = {0: "seen", 1: "flipped"}
+MB_FLAG = {0: "done", 1: "needed"}
+STATES = {0: "idle", 1: "waitack", 2: "waitzero", 3: "waitmb"}
+SOFTIRQ_MASK = 0xff << 8
+HARDIRQ_MASK = 0xf << 16
+NMI_MASK = 0xf << 20
+LIST_LIMIT = 100000     # list walks stop here (a corrupt list may loop)
+
+
+def sym(name):
+    return gdb.parse_and_eval(name)
+
+
+def nr_cpus():
+    return int(sym("sizeof(percpu_area) / sizeof(percpu_area[0])"))
+
+
+def online_cpus():
+    mask = int(sym("cpu_online_mask"))
+    return [c for c in range(nr_cpus()) if mask >> c & 1]
+
+
+def selected_cpu():
+    """The CPU of the selected gdb thread (vCPU)."""
+    thread = gdb.selected_thread()
+    try:
+        gs = int(sym("$gs_base"))
+        base = int(sym("(unsigned long)&percpu_area[0]"))
+        size = int(sym("sizeof(percpu_area[0])"))
+        if base <= gs < base + size * nr_cpus() and (gs - base) % size == 0:
+            return (gs - base) // size
+    except gdb.error:
+        pass
+    # Before GS is set up (or without $gs_base): QEMU numbers threads
+    # from 1 in vCPU order, and the boot order follows it.
+    return thread.num - 1 if thread else 0
+
+
+def task_name(task):
+    if int(task) == 0:
+        return "-"
+    return task["name"].string()
+
+
+def context(preempt_count):
+    if preempt_count & NMI_MASK:
+        return "nmi"
+    if preempt_count & HARDIRQ_MASK:
+        return "irq%d" % ((preempt_count & HARDIRQ_MASK) >> 16)
+    if preempt_count & SOFTIRQ_MASK:
+        return "softirq"
+    return "task"
+
+
+def list_len(head):
+    n = 0
+    p = head
+    while int(p) != 0 and n < LIST_LIMIT:
+        n += 1
+        p = p["next"]
+    return n
+
+
+def field(value, path):
+    for part in path.split("."):
+        value = value[part]
+    return value
+
+
+def has_field(typ, path):
+    for part in path.split("."):
+        typ = typ.strip_typedefs()
+        names = [f.name for f in typ.fields()]
+        if part not in names:
+            return False
+        typ = typ[part].type
+    return True
+
+
+class RcuCpus(gdb.Command):
+    """Per-CPU RCU and dynticks state: rcu-cpus"""
+
+    def __init__(self):
+        super().__init__("rcu-cpus", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        me = selected_cpu()
+        gdb.write("%-4s %8s %8s %3s %-7s %-6s %9s %9s %9s %-4s %-7s %s\n" % (
+            "CPU", "dynticks", "snap", "upd", "flip", "mb", "flipctr0",
+            "flipctr1", "completed", "idle", "context", "task"))
+        for cpu in online_cpus():
+            rdp = sym("rcu_data")[cpu]
+            pc = sym("percpu_area")[cpu]
+            dyn = int(rdp["dynticks_progress_counter"])
+            pcount = int(pc["preempt_count"])
+            # RCU's view: an even counter is dynticks-idle.
+            idle = "yes" if dyn % 2 == 0 else "no"
+            gdb.write("%s%-3d %8d %8d %3d %-7s %-6s %9d %9d %9d %-4s %-7s "
+                      "%s\n" % (
+                          "*" if cpu == me else " ", cpu, dyn,
+                          int(rdp["rcu_dyntick_snapshot"]),
+                          int(rdp["rcu_update_flag"]),
+                          FLIP_FLAG.get(int(rdp["rcu_flip_flag"]), "?"),
+                          MB_FLAG.get(int(rdp["rcu_mb_flag"]), "?"),
+                          int(rdp["rcu_flipctr"][0]),
+                          int(rdp["rcu_flipctr"][1]),
+                          int(rdp["completed"]), idle, context(pcount),
+                          task_name(pc["curr_task"])))
+
+
+class RcuGp(gdb.Command):
+    """Grace-period state and callback list lengths: rcu-gp"""
+
+    def __init__(self):
+        super().__init__("rcu-gp", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        cb = sym("rcu_ctrlblk")
+        state = int(cb["rcu_try_flip_state"])
+        lock = cb["fliplock"]
+        held = int(lock["owner"]) != int(lock["next"])
+        gdb.write("completed %d  state %s (%d)  fliplock %s\n" % (
+            int(cb["completed"]), STATES.get(state, "?"), state,
+            "held by cpu %d" % int(lock["owner_cpu"]) if held else "free"))
+        stages = int(sym("sizeof(rcu_data[0].waitlist) / "
+                         "sizeof(rcu_data[0].waitlist[0])"))
+        gdb.write("%-4s %6s %s %6s %8s %10s\n" % (
+            "CPU", "next",
+            " ".join("%6s" % ("wait%d" % i) for i in range(stages)),
+            "done", "invoking", "cb_invoked"))
+        totals = [0] * (stages + 2)
+        for cpu in online_cpus():
+            rdp = sym("rcu_data")[cpu]
+            lens = [list_len(rdp["nextlist"])]
+            lens += [list_len(rdp["waitlist"][i]) for i in range(stages)]
+            lens.append(list_len(rdp["donelist"]))
+            totals = [a + b for a, b in zip(totals, lens)]
+            gdb.write("%-4d %6d %s %6d %8d %10d\n" % (
+                cpu, lens[0], " ".join("%6d" % n for n in lens[1:-1]),
+                lens[-1], int(rdp["invoking"]), int(rdp["n_cb_invoked"])))
+        gdb.write("%-4s %6d %s %6d\n" % (
+            "all", totals[0], " ".join("%6d" % n for n in totals[1:-1]),
+            totals[-1]))
+
+
+def all_tasks():
+    task_type = gdb.lookup_type("struct task")
+    offset = [f.bitpos for f in task_type.fields()
+              if f.name == "all_list"][0] // 8
+    head = sym("&all_tasks")
+    node = head["next"]
+    n = 0
+    while int(node) != int(head) and n < LIST_LIMIT:
+        addr = int(node.cast(gdb.lookup_type("unsigned long"))) - offset
+        yield gdb.Value(addr).cast(task_type.pointer()).dereference()
+        node = node["next"]
+        n += 1
+
+
+class RcuReaders(gdb.Command):
+    """Tasks inside an RCU read-side critical section: rcu-readers"""
+
+    def __init__(self):
+        super().__init__("rcu-readers", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        running = {}
+        for cpu in online_cpus():
+            running[int(sym("percpu_area")[cpu]["curr_task"])] = cpu
+        found = 0
+        for t in all_tasks():
+            nesting = int(t["rcu_read_lock_nesting"])
+            if nesting == 0:
+                continue
+            if found == 0:
+                gdb.write("%5s %-20s %7s %3s %-12s\n" % (
+                    "PID", "TASK", "NESTING", "IDX", "WHERE"))
+            found += 1
+            addr = int(t.address)
+            where = ("running cpu%d" % running[addr] if addr in running
+                     else "off-cpu (cpu%d)" % int(t["cpu"]))
+            gdb.write("%5d %-20s %7d %3d %s\n" % (
+                int(t["pid"]), t["name"].string(), nesting,
+                int(t["rcu_flipctr_idx"]), where))
+        gdb.write("%d reader%s\n" % (found, "" if found == 1 else "s"))
+
+
+class PerCpu(gdb.Function):
+    """$percpu("field", cpu): percpu_area[cpu].field, or rcu_data[cpu].field.
+cpu defaults to the CPU of the selected thread."""
+
+    def __init__(self):
+        super().__init__("percpu")
+
+    def invoke(self, name, cpu=None):
+        path = name.string()
+        cpu = selected_cpu() if cpu is None else int(cpu)
+        if not 0 <= cpu < nr_cpus():
+            raise gdb.GdbError("percpu: cpu %d out of range" % cpu)
+        for array in ("percpu_area", "rcu_data"):
+            base = sym(array)[cpu]
+            if has_field(base.type, path):
+                return field(base, path)
+        raise gdb.GdbError("percpu: no field '%s' in struct percpu or "
+                           "struct rcu_data" % path)
+
+
+RcuCpus()
+RcuGp()
+RcuReaders()
+PerCpu()
