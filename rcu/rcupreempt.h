@@ -113,6 +113,10 @@ void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 extern unsigned int rcu_cpu_stall_timeout;
 
+/* rcu/torture.c: the rcu_read_lock() delay hook (0: off). */
+extern unsigned int rcu_torture_lock_delay_us;
+void rcu_torture_lock_delay(void);
+
 /* rcu/stats.c: called with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);

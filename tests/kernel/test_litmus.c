@@ -39,6 +39,7 @@
 #include "kernel/ktap.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
@@ -236,6 +237,9 @@ KTEST_HOOK(litmus_sb_nohz)
 	while (litmus_b_live)
 		msleep(1);
 
+	for (int v = 0; v < NR_LV; v++)
+		printk("litmus_sb_nohz: %s: forbidden %lu of %u\n", lv_name[v],
+		       res.forbidden[v], litmus_iterations);
 	for (int v = 0; v < NR_LV; v++)
 		ktap_diag("litmus %s: forbidden outcome %lu times in %u rounds (%lu per million), %lu ms, cpus %d/%d",
 			  lv_name[v], res.forbidden[v], litmus_iterations,
