@@ -70,7 +70,7 @@ static unsigned int torture_hold_max_us = 2000;
 kparam_uint("torture_hold_max_us", torture_hold_max_us, 1, 100000,
 	    "rcu torture: longest reader hold in a handler, us");
 static unsigned int torture_reader_delay_ms = 5;
-kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 1000,
+kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 60000,
 	    "rcu torture: reader kthreads sleep up to this between bursts");
 static unsigned int torture_writer_delay_ms = 1;
 kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
