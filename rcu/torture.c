@@ -78,8 +78,6 @@ kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
 static unsigned int torture_busy;
 kparam_uint("torture_busy", torture_busy, 0, 31,
 	    "rcu torture: CPUs 1..N kept busy by a spinning thread");
-/* Read by rcu_read_lock() (the hook): set only while a run is active. */
-unsigned int rcu_torture_lock_delay_us;
 static unsigned int torture_lock_delay_us;
 kparam_uint("torture_lock_delay_us", torture_lock_delay_us, 0, 100000,
 	    "rcu torture: rcu_read_lock() in task context may spin up to this long between its load of completed and its counter increment (0: off)");
@@ -237,7 +235,7 @@ static void torture_error(int kind, int ctx, int cpu,
  * short), one outermost lock in 16.  Until this CPU increments, it cannot
  * acknowledge a flip, so a correct grace period waits for it.
  */
-void rcu_torture_lock_delay(void)
+static void torture_lock_delay(void)
 {
 	static u64 rng = 0x1b873593ULL;
 	u64 r;
@@ -249,8 +247,8 @@ void rcu_torture_lock_delay(void)
 	WRITE_ONCE(rng, r);
 	if (r & 15)
 		return;
-	torture_spin_ns((r >> 8) % (rcu_torture_lock_delay_us *
-				    NSEC_PER_USEC + 1));
+	torture_spin_ns((r >> 8) % (torture_lock_delay_us * NSEC_PER_USEC +
+				    1));
 }
 
 struct torture_rd {
@@ -928,7 +926,8 @@ int rcu_torture_run(void)
 	torture_publish(torture_alloc());
 
 	WRITE_ONCE(torture_running, 1);
-	WRITE_ONCE(rcu_torture_lock_delay_us, torture_lock_delay_us);
+	if (torture_lock_delay_us)
+		WRITE_ONCE(rcu_read_lock_delay_hook, torture_lock_delay);
 	if (handlers) {
 		request_irq(IRQ_TEST_LOW, torture_irq_low);
 		request_irq(IRQ_TEST_HIGH, torture_irq_high);
@@ -987,7 +986,7 @@ int rcu_torture_run(void)
 		stuck = true;
 	}
 	WRITE_ONCE(torture_running, 0);
-	WRITE_ONCE(rcu_torture_lock_delay_us, 0);
+	WRITE_ONCE(rcu_read_lock_delay_hook, NULL);
 	if (handlers) {
 		torture_wait_handlers();
 		unregister_nmi_handler(torture_nmi);
