@@ -175,13 +175,13 @@ void rcu_read_unlock(void)
 	 * rcu_flipctr_idx, which we no longer need).
 	 */
 	WRITE_ONCE(t->rcu_read_lock_nesting, nesting - 1);
+	trace_event(TRACE_READER_END, idx, t->pid);
 	/*
 	 * Decrement the counter of the CPU we are on *now*, which may not
 	 * be the one we locked on: only the sum over CPUs means anything.
 	 */
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) - 1);
-	trace_event(TRACE_READER_END, idx, t->pid);
 	local_irq_restore(flags);
 }
 
