@@ -400,8 +400,7 @@ static void rcu_try_flip(void)
 	if (moved) {
 		u64 now = ktime_get_ns();
 
-		trace_event(TRACE_GP_STATE, state << 8 | next,
-			    rcu_ctrlblk.completed);
+		trace_gp_state(state, next, rcu_ctrlblk.completed);
 		if (state == rcu_try_flip_idle_state)
 			rcu_stall_gp_start(now);
 		rcu_stats_state_change(state, next, now);
