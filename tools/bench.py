@@ -60,9 +60,67 @@ def ticks(t10):
     return f"{int(t10) / 10:.1f}"
 
 
+def summary(runs):
+    """The issue's headline figures: for the largest N, idle-CPU ticks per
+    1000 GPs and the GP latency ratio to N=1."""
+    cpus = sorted(runs)
+    if not cpus:
+        return []
+    n = cpus[-1]
+    on = find(runs[n]["figs"], "idle_ticks", nohz="on")
+    off = find(runs[n]["figs"], "idle_ticks", nohz="off")
+    i1 = find(runs[cpus[0]]["figs"], "gp_latency", mode="idle")
+    i = find(runs[n]["figs"], "gp_latency", mode="idle")
+    t = find(runs[n]["figs"], "trace_cost")
+    L = ["## Summary", ""]
+    if on and off:
+        L.append(f"- **N = {n}, {on['idle_cpus']} CPUs idle:** the idle "
+                 f"CPUs took **{on['ticks_per_1000gp']} ticks and "
+                 f"{on['wakeups_per_1000gp']} wake-ups per 1000 grace "
+                 f"periods** with tickless idle, against "
+                 f"{off['ticks_per_1000gp']} ticks per 1000 with "
+                 f"`nohz=off` in the same boot.")
+    if i and i1:
+        L.append(f"- **GP latency ratio to N = 1** (median "
+                 f"`synchronize_rcu()`, N−1 idle): "
+                 f"**{ratio(i['median_us'], i1['median_us'])}** "
+                 f"({i['median_us']} µs vs {i1['median_us']} µs)"
+                 + (": the idle CPUs, excused by the dynticks check, add "
+                    "no wait." if float(ratio(i['median_us'],
+                                              i1['median_us'])) < 1.5
+                    else "."))
+    if t:
+        L.append(f"- **Trace off:** a hook site costs "
+                 f"{float(t['off_c']) - float(t['loop_c']):.2f} cycles "
+                 f"over the empty loop (a load, a test, a not-taken "
+                 f"branch); on, {t['on_c']} cycles per event.")
+    L += ["",
+          "Why the other figures look as they do here (interpretation, "
+          "not separately measured):",
+          "- *All busy* is slower than *N−1 idle*, more so with more "
+          "CPUs: a busy CPU must acknowledge each flip and memory-barrier "
+          "request from its own tick, and under TCG the busy vCPUs share "
+          "2 host cores, so their ticks come late (the timer loses ticks "
+          "under load; see the nohz=off tick counts, far below 1000/s per "
+          "CPU).",
+          "- With `nohz=off` the idle CPUs are no longer excused: every "
+          "GP waits for each of them to ack from its tick, and their "
+          "ticking vCPUs take host time from CPU 0. With 2 CPUs it can "
+          "come out even or faster, since `rcu_try_flip()` then also runs "
+          "from the second CPU's tick.",
+          "- Cycle costs: the outermost `rcu_read_lock()`/`unlock()` pair "
+          "is two out-of-line calls each with an IRQ save/restore plus the "
+          "counter updates, hence several times a bare IRQ pair; a nested "
+          "pair only touches the task's nesting count. `rcu_irq_enter()`/"
+          "`exit()` from idle pay two `smp_mb()`s and two counter "
+          "increments that the busy case skips.",
+          ""]
+    return L
+
+
 def table(runs, accel, host):
     """Markdown lines for docs/benchmarks.md."""
-    L = []
+    L = summary(runs)
     cpus = sorted(runs)
     base = find(runs[cpus[0]]["figs"], "gp_latency", mode="idle") \
         if cpus else None
