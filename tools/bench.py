@@ -86,8 +86,9 @@ def summary(runs):
                  f"**{ratio(i['median_us'], i1['median_us'])}** "
                  f"({i['median_us']} µs vs {i1['median_us']} µs)"
                  + (": the idle CPUs, excused by the dynticks check, add "
-                    "no wait." if float(ratio(i['median_us'],
-                                              i1['median_us'])) < 1.5
+                    "no wait." if ratio(i['median_us'], i1['median_us'])
+                    != "n/a" and float(ratio(i['median_us'],
+                                             i1['median_us'])) < 1.5
                     else "."))
     if t:
         L.append(f"- **Trace off:** a hook site costs "
