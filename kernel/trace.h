@@ -53,6 +53,10 @@ void __trace_event(unsigned int type, u32 a, u32 b);
 	trace_event((type), arch_irq_vector(kind),			\
 		    hardirq_count() >> HARDIRQ_SHIFT)
 
+/* From the flip machine: a transition, and the completed it leaves. */
+#define trace_gp_state(from, to, completed)				\
+	trace_event(TRACE_GP_STATE, (from) << 8 | (to), (completed))
+
 /* Dump every CPU's ring as "~" lines, then the per-type counts. */
 void trace_dump(void);
 /* Events recorded since boot, per type (for tests and benchmarks). */

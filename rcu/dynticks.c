@@ -132,7 +132,6 @@ void rcu_irq_enter(void)
 		/* Outermost handler on a dynticks-idle CPU: leave idle. */
 		WRITE_ONCE(rdp->dynticks_progress_counter,
 			   READ_ONCE(rdp->dynticks_progress_counter) + 1);
-		trace_event(TRACE_DYNTICKS, 1, rdp->dynticks_progress_counter);
 		/*
 		 * Orders the store of the now-odd
 		 * dynticks_progress_counter before every access of the
@@ -142,6 +141,7 @@ void rcu_irq_enter(void)
 		smp_mb();
 		WRITE_ONCE(rdp->rcu_update_flag,
 			   READ_ONCE(rdp->rcu_update_flag) + 1);
+		trace_event(TRACE_DYNTICKS, 1, rdp->dynticks_progress_counter);
 	}
 }
 

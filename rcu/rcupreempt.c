@@ -186,13 +186,13 @@ void rcu_read_unlock(void)
 	 * rcu_flipctr_idx, which we no longer need).
 	 */
 	WRITE_ONCE(t->rcu_read_lock_nesting, nesting - 1);
+	trace_event(TRACE_READER_END, idx, t->pid);
 	/*
 	 * Decrement the counter of the CPU we are on *now*, which may not
 	 * be the one we locked on: only the sum over CPUs means anything.
 	 */
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) - 1);
-	trace_event(TRACE_READER_END, idx, t->pid);
 	local_irq_restore(flags);
 }
 
@@ -411,8 +411,7 @@ static void rcu_try_flip(void)
 	if (moved) {
 		u64 now = ktime_get_ns();
 
-		trace_event(TRACE_GP_STATE, state << 8 | next,
-			    rcu_ctrlblk.completed);
+		trace_gp_state(state, next, rcu_ctrlblk.completed);
 		if (state == rcu_try_flip_idle_state)
 			rcu_stall_gp_start(now);
 		rcu_stats_state_change(state, next, now);

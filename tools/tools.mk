@@ -6,11 +6,13 @@
 .PHONY: trace bench gdb-test
 
 TRACE_DIR := $(BUILD)/trace
-# The run to trace.  Until the torture test lands this is the RCU part of
-# the default suite (the ring keeps each CPU's latest 8192 events, so the
-# run should end in RCU activity); then it becomes just rcu_torture.
-TRACE_TESTS ?= rcu_sync_basic,rcu_call_order,rcu_barrier_all,rcu_nested_readers,rcu_preempted_reader,rcu_irq_reader_on_idle_cpu,rcu_nmi_reader_on_idle_cpu
-TRACE_CMDLINE ?= trace=on trace_readers=1 tests=$(TRACE_TESTS)
+# The run to trace: a short torture run (rcu/torture.c), whose IRQ and
+# NMI readers land on dynticks-idle CPUs.  The ring keeps each CPU's
+# latest 8192 events, so the run is kept short; readers are sampled.
+TRACE_TESTS ?= rcu_torture
+TRACE_OPTS ?= torture_duration=3 torture_busy=1 torture_readers=2 \
+	      trace_readers=16
+TRACE_CMDLINE ?= trace=on tests=$(TRACE_TESTS) $(TRACE_OPTS)
 
 # Boot with the trace on, then convert; the SVG also goes to docs/ for the
 # README.  A failed run still gets converted (its trace is the useful

@@ -282,6 +282,21 @@ class Model:
 
     # ---- SVG ----------------------------------------------------------
 
+    def longest_nmi_in_idle(self):
+        """(start, end) of the longest NMI nested in an idle slice, else
+        of the longest NMI, else None."""
+        idle = {}
+        for cpu, _, s, e, _, k in self.slices:
+            if k == "idle":
+                idle.setdefault(cpu, []).append((s, e))
+        nmis = [(e - s, s, e, cpu) for cpu, _, s, e, _, k in self.slices
+                if k == "nmi"]
+        inside = [n for n in nmis
+                  if any(a <= n[1] and n[2] <= b
+                         for a, b in idle.get(n[3], []))]
+        best = max(inside or nmis, default=None)
+        return (best[1], best[2]) if best else None
+
     def busiest(self, length):
         """Start (us) of the SVG window of `length` us: around the first
         NMI, else where grace-period transitions are densest."""
@@ -307,13 +322,13 @@ class Model:
 
     def svg(self, start=None, length=None):
         if length is None:
-            # Auto: the first NMI and as long again after it, else 20 ms.
-            nmis = sorted((s, e) for _, n, s, e, _, k in self.slices
-                          if k == "nmi")
+            # Auto: around the longest NMI that found its CPU dynticks-
+            # idle (its reader is one RCU must wait for), else 20 ms.
             length = 20000.0
-            if nmis and start is None:
-                d = max(nmis[0][1] - nmis[0][0], 5000.0)
-                start = max(0.0, nmis[0][0] - d / 4)
+            nmi = self.longest_nmi_in_idle()
+            if nmi and start is None:
+                d = max(nmi[1] - nmi[0], length / 2.25)
+                start = max(0.0, nmi[0] - d / 4)
                 length = d * 2.25
         if start is None:
             start = self.busiest(length)

@@ -16,6 +16,8 @@ Prints "ok N - what" / "not ok N - what" lines; test.py counts them.
 
 import os
 import re
+import time
+
 import gdb
 
 HELPERS = os.environ["DYNRCU_GDB_HELPERS"]
@@ -207,7 +209,15 @@ def main():
     gdb.execute("set pagination off")
     gdb.execute("set confirm off")
     gdb.execute("source " + HELPERS)
-    gdb.execute("target remote 127.0.0.1:" + PORT)
+    # QEMU may still be starting: retry the connection for a few seconds.
+    for attempt in range(40):
+        try:
+            gdb.execute("target remote 127.0.0.1:" + PORT)
+            break
+        except gdb.error:
+            if attempt == 39:
+                raise
+            time.sleep(0.25)
 
     # The NMI test runs first (tests run in link order): stop in its
     # handler's reader, on the CPU that took the NMI.

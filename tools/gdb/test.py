@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -96,7 +95,6 @@ def main():
         q = subprocess.Popen(qemu, stdout=con, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL)
         try:
-            time.sleep(0.5)     # the stub listens once QEMU is up
             g = subprocess.run(["gdb", "-nx", "-batch", kernel, "-x",
                                 os.path.join(HERE, "session.py")],
                                env=env, capture_output=True, text=True,
