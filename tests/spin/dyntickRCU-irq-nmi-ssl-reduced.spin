@@ -25,9 +25,10 @@
  *     read by no NMI step) waits for no NMI, merging it with the first
  *     test; i++ joins the step before it (it is local).
  *
- * docs/spin.md gives the argument at length; run.py checks that this
- * model catches every mutant of model 7 at small bounds and agrees with
- * model 7 at the largest bounds both can run.
+ * docs/spin.md gives the argument at length.  "make verify" checks that
+ * this model catches every mutant of model 7 at small bounds (mutants/R-*);
+ * "make verify-big" checks that it agrees with model 7, mutants included,
+ * at the largest bounds both can run, (3,2,2).
  *
  * Bounds may be overridden:
  *	spin -DMAX_DYNTICK_LOOP_NOHZ=3 -DMAX_DYNTICK_LOOP_IRQ=3 \

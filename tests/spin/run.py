@@ -468,7 +468,19 @@ def main_verify(only):
     return 1 if failed else 0
 
 
+def need_tools():
+    """Fail clearly, not with a traceback, where spin or gcc is missing."""
+    missing = [t for t in ('spin', 'gcc', 'sed', 'nice')
+               if not shutil.which(t)]
+    if missing:
+        print('missing %s: on Debian, apt-get install spin gcc' %
+              ', '.join(missing))
+        print('0 passed, 1 failed')
+        sys.exit(1)
+
+
 def main():
+    need_tools()
     args = sys.argv[1:]
     mode = 'verify'
     if args and args[0] in ('verify', 'big'):
