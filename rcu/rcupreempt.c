@@ -98,6 +98,9 @@ static noinline void rcu_read_lock_idle_report(struct rcu_data *rdp,
 	     READ_ONCE(rdp->rcu_update_flag));
 }
 
+/* Set only by a running torture test (torture_lock_delay_us). */
+void (*rcu_read_lock_delay_hook)(void);
+
 void rcu_read_lock(void)
 {
 	struct task *t = current;
@@ -130,6 +133,14 @@ void rcu_read_lock(void)
 	if (unlikely(!(READ_ONCE(rdp->dynticks_progress_counter) & 0x1)))
 		rcu_read_lock_idle_report(rdp, t);
 	idx = READ_ONCE(rcu_ctrlblk.completed) & 0x1;
+	/*
+	 * Torture hook (torture_lock_delay_us, rcu/torture.c): widen the
+	 * window between the load of completed and the increment, which
+	 * only the flip acknowledgement keeps safe, so that a broken
+	 * acknowledgement shows up.  Off (one predictable branch) otherwise.
+	 */
+	if (unlikely(READ_ONCE(rcu_read_lock_delay_hook)))
+		rcu_read_lock_delay_hook();
 	WRITE_ONCE(rdp->rcu_flipctr[idx], READ_ONCE(rdp->rcu_flipctr[idx]) + 1);
 	/*
 	 * The counter is incremented, so we are now protected against NMI

@@ -113,6 +113,13 @@ void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 extern unsigned int rcu_cpu_stall_timeout;
 
+/*
+ * Called by rcu_read_lock() between its load of completed and its counter
+ * increment, with interrupts off, when non-NULL: rcu/torture.c sets it
+ * while a run with torture_lock_delay_us is active.
+ */
+extern void (*rcu_read_lock_delay_hook)(void);
+
 /* rcu/stats.c: called with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);

@@ -70,7 +70,7 @@ static unsigned int torture_hold_max_us = 2000;
 kparam_uint("torture_hold_max_us", torture_hold_max_us, 1, 100000,
 	    "rcu torture: longest reader hold in a handler, us");
 static unsigned int torture_reader_delay_ms = 5;
-kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 1000,
+kparam_uint("torture_reader_delay_ms", torture_reader_delay_ms, 0, 60000,
 	    "rcu torture: reader kthreads sleep up to this between bursts");
 static unsigned int torture_writer_delay_ms = 1;
 kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
@@ -78,6 +78,9 @@ kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
 static unsigned int torture_busy;
 kparam_uint("torture_busy", torture_busy, 0, 31,
 	    "rcu torture: CPUs 1..N kept busy by a spinning thread");
+static unsigned int torture_lock_delay_us;
+kparam_uint("torture_lock_delay_us", torture_lock_delay_us, 0, 100000,
+	    "rcu torture: rcu_read_lock() in task context may spin up to this long between its load of completed and its counter increment (0: off)");
 static unsigned int torture_stat_interval = 2;
 kparam_uint("torture_stat_interval", torture_stat_interval, 1, 3600,
 	    "rcu torture: seconds between statistics lines");
@@ -132,12 +135,14 @@ enum torture_err_kind {
 	ERR_PIPE,		/* pipe count > 1 at the reader's exit */
 	ERR_REUSED,		/* element reallocated under a reader */
 	ERR_EVEN,		/* dynticks counter even inside a handler */
+	ERR_ACK,		/* grace period advanced past a task reader */
 	NR_ERR,
 };
 
 static const char *const err_name[NR_ERR] = {
 	"poisoned element", "pipe count > 1", "element reused",
 	"dynticks_progress_counter even in a handler",
+	"a flip passed waitzero while the reader held its index (no ack)",
 };
 
 /*
@@ -223,6 +228,28 @@ static void torture_error(int kind, int ctx, int cpu,
 }
 
 /* ---- The read side -------------------------------------------------- */
+
+/*
+ * The rcu_read_lock() hook: interrupts are off, completed is loaded and
+ * the counter not yet incremented.  Task context only (handlers must stay
+ * short), one outermost lock in 16.  Until this CPU increments, it cannot
+ * acknowledge a flip, so a correct grace period waits for it.
+ */
+static void torture_lock_delay(void)
+{
+	static u64 rng = 0x1b873593ULL;
+	u64 r;
+
+	if (in_interrupt() || !READ_ONCE(torture_running))
+		return;
+	/* A racy shared generator is fine: any value will do. */
+	r = torture_rand(&rng);
+	WRITE_ONCE(rng, r);
+	if (r & 15)
+		return;
+	torture_spin_ns((r >> 8) % (torture_lock_delay_us * NSEC_PER_USEC +
+				    1));
+}
 
 struct torture_rd {
 	struct rcu_torture *p;
@@ -389,6 +416,26 @@ static void torture_thread_exit(void)
 	__atomic_fetch_sub(&torture_threads, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * Still inside a reader whose rcu_read_lock() used completed == g1: the
+ * flip to g1 + 1 cannot finish its waitzero state (which waits for our
+ * index), so completed stays <= g1 + 1 and the machine does not reach
+ * waitmb of that flip.  Otherwise the flip was not acknowledged before
+ * the sum was taken.  completed is read on both sides of the state, so
+ * the state belongs to that flip.
+ */
+static void torture_check_ack(long g1)
+{
+	long ga = rcu_batches_completed(), gb;
+	int st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
+
+	gb = rcu_batches_completed();
+	if (gb >= g1 + 2 ||
+	    (ga == g1 + 1 && gb == ga && st == rcu_try_flip_waitmb_state))
+		torture_error(ERR_ACK, CTX_TASK, raw_smp_processor_id(),
+			      NULL, (int)(gb - g1), st);
+}
+
 static int torture_reader(void *arg)
 {
 	u64 rng = 0x9e3779b97f4a7c15ULL * ((unsigned long)arg + 1);
@@ -403,12 +450,26 @@ static int torture_reader(void *arg)
 		do {
 			bool nest = (torture_rand(&rng) & 7) == 0;
 
+			unsigned long flags;
+			long g0, g1;
+
+			/*
+			 * With interrupts off this CPU cannot acknowledge a
+			 * flip, so rcu_read_lock() uses completed == g0, or
+			 * g0 + 1 if a flip started meanwhile: its index
+			 * tells which (g1).
+			 */
+			local_irq_save(flags);
+			g0 = rcu_batches_completed();
 			torture_read_begin(&rd, CTX_TASK);
+			local_irq_restore(flags);
+			g1 = g0 + ((g0 & 1) != current->rcu_flipctr_idx);
 			if (nest)
 				rcu_read_lock();
 			busy_wait_ns(torture_hold_ns(&rng, max));
 			if (nest)
 				rcu_read_unlock();
+			torture_check_ack(g1);
 			torture_read_end(&rd, CTX_TASK, false);
 		} while (ktime_get_ns() < end);
 		if (torture_reader_delay_ms)
@@ -735,12 +796,12 @@ static void torture_print(struct torture_totals *t, bool diag)
 	torture_hist(pipe, sizeof(pipe), t->pipe);
 	torture_hist(batch, sizeof(batch), t->batch);
 	torture_hist(circ, sizeof(circ), wc);
-	printk("rcu-torture: ver: %lu gps: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtcb: %lu rtsync: %lu rtmbe: %lu rtpe: %lu rtre: %lu rtee: %lu %s\n",
+	printk("rcu-torture: ver: %lu gps: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtcb: %lu rtsync: %lu rtmbe: %lu rtpe: %lu rtre: %lu rtee: %lu rtae: %lu %s\n",
 	       READ_ONCE(torture_version), t->gps, torture_free_head == NULL,
 	       n_alloc, n_alloc_fail, n_free, n_cb, n_sync,
 	       torture_errs[ERR_POISON], torture_errs[ERR_PIPE],
 	       torture_errs[ERR_REUSED], torture_errs[ERR_EVEN],
-	       bad ? "!!!" : "");
+	       torture_errs[ERR_ACK], bad ? "!!!" : "");
 	printk("rcu-torture: readers task: %lu (migrated %lu) irq: %lu (idle %lu) nested: %lu (idle %lu) nmi: %lu (idle %lu, in irq %lu) idle-hit: %lu%%\n",
 	       t->reads[CTX_TASK], t->migrated, t->reads[CTX_IRQ],
 	       t->idle_hits[CTX_IRQ], t->reads[CTX_NESTED],
@@ -865,6 +926,8 @@ int rcu_torture_run(void)
 	torture_publish(torture_alloc());
 
 	WRITE_ONCE(torture_running, 1);
+	if (torture_lock_delay_us)
+		WRITE_ONCE(rcu_read_lock_delay_hook, torture_lock_delay);
 	if (handlers) {
 		request_irq(IRQ_TEST_LOW, torture_irq_low);
 		request_irq(IRQ_TEST_HIGH, torture_irq_high);
@@ -923,6 +986,7 @@ int rcu_torture_run(void)
 		stuck = true;
 	}
 	WRITE_ONCE(torture_running, 0);
+	WRITE_ONCE(rcu_read_lock_delay_hook, NULL);
 	if (handlers) {
 		torture_wait_handlers();
 		unregister_nmi_handler(torture_nmi);

@@ -29,8 +29,8 @@
  *               (B sees A idle but not its critical section) needs a store
  *               to pass a store, which TSO forbids: expected 0 on x86.
  *
- * Each round both CPUs spin on a round number, wait a random few loop
- * iterations (so the two sides' stores overlap in time), run their part
+ * Each round both CPUs spin on a round number, wait a random number of
+ * loop iterations (so the two sides' stores overlap in time), run their part
  * with interrupts off, and A judges the outcome.
  */
 #include "asm/arch.h"
@@ -39,6 +39,7 @@
 #include "kernel/ktap.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
@@ -75,9 +76,14 @@ static struct litmus_line l_round, l_done, l_r1;
 static int litmus_variant, litmus_cpu_a, litmus_cpu_b;
 static volatile int litmus_b_exit, litmus_b_live;
 
-static void litmus_delay(u64 *rng)
+/*
+ * B sees the new round a cache-line transfer after A published it, so A
+ * waits a random 0-1023 loop iterations, B 0-31: over the rounds, A's
+ * store sweeps across the moment B's lands.
+ */
+static void litmus_delay(u64 *rng, unsigned int mask)
 {
-	for (unsigned int i = (unsigned int)(test_rand(rng) & 31); i; i--)
+	for (unsigned int i = (unsigned int)(test_rand(rng) & mask); i; i--)
 		barrier();
 }
 
@@ -101,7 +107,7 @@ static int litmus_b(void *arg)
 			continue;
 		}
 		seen = round;
-		litmus_delay(&rng);
+		litmus_delay(&rng, 31);
 		if (litmus_variant == LV_ENTER_MP) {
 			r1 = READ_ONCE(l_counter.v);
 			/* Orders the counter load before the data load. */
@@ -139,7 +145,7 @@ static int litmus_a_round(long round, u64 *rng)
 	     READ_ONCE(l_counter.v);
 	/* Orders the resets above before B can start the round. */
 	smp_store_release(&l_round.v, round);
-	litmus_delay(rng);
+	litmus_delay(rng, 1023);
 	switch (litmus_variant) {
 	case LV_EXIT_NOMB:
 		WRITE_ONCE(l_counter.v, c0 + 1);
@@ -236,6 +242,9 @@ KTEST_HOOK(litmus_sb_nohz)
 	while (litmus_b_live)
 		msleep(1);
 
+	for (int v = 0; v < NR_LV; v++)
+		printk("litmus_sb_nohz: %s: forbidden %lu of %u\n", lv_name[v],
+		       res.forbidden[v], litmus_iterations);
 	for (int v = 0; v < NR_LV; v++)
 		ktap_diag("litmus %s: forbidden outcome %lu times in %u rounds (%lu per million), %lu ms, cpus %d/%d",
 			  lv_name[v], res.forbidden[v], litmus_iterations,

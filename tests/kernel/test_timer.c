@@ -17,8 +17,8 @@ static void kick_all_cpus(void)
 }
 
 /*
- * Every CPU takes ticks at HZ, judged by the median interval between
- * ticks (check_tick_rate()): under TCG a host that stalls a vCPU merges
+ * Every CPU takes ticks at HZ, judged by the tick period measured from the
+ * intervals between ticks (check_tick_rate()): under TCG a host that stalls a vCPU merges
  * its ticks, which a plain count would take for a slow tick.  The tick is
  * kept on in idle (nohz=off behaviour) for the window: idle vCPUs then
  * cost the host nothing between ticks.

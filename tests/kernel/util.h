@@ -13,11 +13,15 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
 /*
- * Median of a CPU's last 64 tick intervals, in us.  A rate measure that a
- * host stalling the vCPU (which merges ticks) does not skew.
+ * The tick period of a CPU, in us, from its last 64 tick intervals: the
+ * median of the averages of neighbouring intervals.  Averaging pairs
+ * cancels the jitter of a tick delivered late and its successor early
+ * (TCG catching up after the host stalled the vCPU); the median ignores
+ * the odd merged tick.  A wrong period, or ticks lost systematically,
+ * still shows.
  */
-u64 tick_gap_median_us(int cpu);
-/* The tick-rate check: median interval within 20% of 1/HZ. */
+u64 tick_period_us(int cpu);
+/* The tick-rate check: that interval within 20% of 1/HZ. */
 int check_tick_rate(int cpu, u64 ticks, u64 window_ns);
 
 /* A small pseudo-random generator for tests (xorshift). */

@@ -16,7 +16,11 @@ thing in well under the 4 GB / 30 minute target.  This script:
   3. puts the atomic-counter design beside model 7 at the same bounds.
 
 It ends with "N passed, N failed" and exits non-zero on any failure.
-Usage: tests/spin/big.py [--quick]   (--quick skips step 2's big run)
+Usage: tests/spin/big.py [--quick] [--frontier]
+  --quick     skips step 2's big run
+  --frontier  also pushes the reduced model past (3,3,3): (4,4,4) with
+              -DCOLLAPSE and (5,5,5) with -DMA (minimized automaton:
+              tiny memory, several times slower); up to ~30 min more
 """
 
 import os
@@ -93,6 +97,15 @@ def main():
         ('proof: model 7 reduced', M7R, B333, 24),
         ('atomic design', MA, B333, 24),
     ]
+    frontier = []
+    if '--frontier' in sys.argv:
+        frontier = [
+            ('frontier: model 7 reduced', M7R,
+             {'NOHZ': 4, 'IRQ': 4, 'NMI': 4}, 26, BIG_CFLAGS),
+            ('frontier: model 7 reduced, MA', M7R,
+             {'NOHZ': 5, 'IRQ': 5, 'NMI': 5}, 24,
+             ['-DMA=56', '-DMEMLIM=%d' % MEM_LIMIT_MB]),
+        ]
     if not quick:
         jobs += [
             ('agreement: model 7 reduced', M7R, B_COMMON, 22),
@@ -104,6 +117,12 @@ def main():
     for name, model, bounds, w in jobs:
         ok, res = do(job(name, model, bounds, w))
         results[(name, run.bounds_str(bounds))] = res
+        passed += ok
+        failed += not ok
+    for name, model, bounds, w, cflags in frontier:
+        c = job(name, model, bounds, w)
+        c['cflags'] = cflags
+        ok, res = do(c)
         passed += ok
         failed += not ok
 

@@ -3,7 +3,7 @@
 
 Usage (from the repository root):
     tests/spin/run.py [verify] [--only SUBSTRING]   # make verify
-    tests/spin/run.py big [--bounds N,I,M]         # make verify-big
+    tests/spin/run.py big [--quick] [--frontier]   # make verify-big
 
 For each check it runs "spin -a", compiles pan, runs it, and compares the
 outcome with what is expected: a pass, or an error (an assertion failure,
@@ -33,7 +33,7 @@ PAN_TIMEOUT = 120
 # Bounds at which "make verify" runs the three-process models: small
 # enough for the 60-second budget, big enough that every mutant is caught.
 # Model 7 runs at (1,2,1), the bounds of the article's published model
-# files; the article's own figures are reproduced by "make verify-big".
+# files; its (3,3,3) proof, the article's scale, is "make verify-big".
 B_IRQ = {'NOHZ': 3, 'IRQ': 3}
 B_NMI = {'NOHZ': 1, 'IRQ': 2, 'NMI': 1}
 

@@ -62,6 +62,8 @@ def main():
                  '-RS%d' % rng.randint(1, 2 ** 31 - 1),
                  '-T%d' % rng.randint(0, 1), '-P%d' % rng.randint(0, 1)]
         left = budget - (time.time() - t0)
+        if left < 5:
+            break
         try:
             rc, out = run.run(['timeout', '%d' % max(left, 1), './pan'] +
                               flags, res['dir'])
