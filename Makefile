@@ -94,10 +94,12 @@ gdb: $(KERNEL)
 		-ex 'continue'
 
 kernel-test: deps-run
+	@tools/deps.sh spin gcc
 	@$(MAKE) --no-print-directory iso
 	python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
 
 test: deps-run
+	@tools/deps.sh spin gcc
 	@$(MAKE) --no-print-directory iso
 	tests/run-all.sh
 

@@ -20,7 +20,7 @@ HOST_HDRS     = $(wildcard rcu/*.h kernel/*.h tests/host/*.h \
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 
 RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
-		-mcmodel=kernel -Wall -Wextra -Werror -I.
+		-mcmodel=kernel -Wall -Wextra -Werror -I. -I arch/x86/include
 
 .PHONY: host-test host-unit host-mutants rcu-freestanding
 
