@@ -93,14 +93,15 @@ kparam_uint("torture_stall_s", torture_stall_s, 1, 3600,
 #define RCU_TORTURE_PIPE_LEN	10
 #define TORTURE_NR_ELEMS	4096
 #define TORTURE_LIVE		0x5a5a5a5aL
-#define TORTURE_POISON		0x6b6b6b6bL	/* as Linux's POISON_FREE */
+/* Poison as Linux's POISON_FREE byte. */
+#define TORTURE_POISON		0x6b6b6b6bL
 /* Below this many idle hits per 100 handler readers the run fails. */
 #define TORTURE_MIN_IDLE_PCT	10
 
 struct rcu_torture {
 	struct rcu_head rtort_rcu;
 	int rtort_pipe_count;
-	long rtort_mbtest;		/* TORTURE_LIVE, or POISON once freed */
+	long rtort_mbtest;		/* LIVE, or POISON once freed */
 	u64 rtort_id;			/* new at each allocation */
 	struct rcu_torture *rtort_next;	/* free queue or removed list */
 };
@@ -116,7 +117,8 @@ static u64 torture_version;		/* "ver": publications */
 static u64 torture_id_seq;
 static u64 n_alloc, n_alloc_fail, n_free, n_sync, n_cb;
 static long n_cb_pending;		/* elements in a call_rcu() chain */
-static u64 torture_wcount[RCU_TORTURE_PIPE_LEN + 1];	/* Free-Block Circ. */
+/* Free-Block Circulation: elements by pipe count as the count rose. */
+static u64 torture_wcount[RCU_TORTURE_PIPE_LEN + 1];
 
 /* ---- Readers' statistics and errors ----------------------------------- */
 
@@ -157,7 +159,7 @@ struct torture_cpu {
 	u64 rng_irq, rng_nmi;	/* handler contexts' own generators */
 	u64 reads[NR_CTX];
 	u64 idle_hits[NR_CTX];	/* entered with the counter even */
-	u64 migrated;		/* task readers that ended on another CPU */
+	u64 migrated;		/* task readers ending on another CPU */
 	u64 nmi_in_irq;		/* NMI readers nested in an IRQ reader */
 	u64 pipe[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
 	u64 batch[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
@@ -347,8 +349,8 @@ static void torture_irq_high(void)
 
 	torture_check_odd(cpu, CTX_NESTED);
 	torture_read_begin(&rd, CTX_NESTED);
-	torture_spin_ns(torture_hold_ns(&tc->rng_irq,
-					torture_hold_max_us * NSEC_PER_USEC / 8));
+	torture_spin_ns(torture_hold_ns(&tc->rng_irq, torture_hold_max_us *
+					NSEC_PER_USEC / 8));
 	torture_read_end(&rd, CTX_NESTED, idle);
 	/* Orders the reader's accesses before the low handler sees done. */
 	smp_store_release(&tc->high_done, 1);
@@ -378,6 +380,7 @@ static void torture_irq_low(void)
 		WRITE_ONCE(tc->high_done, 0);
 		local_irq_enable();
 		arch_send_ipi(cpu, IRQ_TEST_HIGH);
+		/* Acquire: pairs with the nested handler's release. */
 		for (u64 t0 = ktime_get_ns();
 		     !smp_load_acquire(&tc->high_done) &&
 		     ktime_get_ns() - t0 < 10 * NSEC_PER_MSEC;)
@@ -398,7 +401,11 @@ static void torture_nmi(void)
 	struct torture_rd rd;
 	bool idle;
 
-	/* Only the NMIs the sender aimed here run a reader. */
+	/*
+	 * Only the NMIs the sender aimed here run a reader.  Acquire pairs
+	 * with the sender's release of the claim (nothing else to order:
+	 * the claim is the whole message).
+	 */
 	if (!__atomic_exchange_n(&tc->nmi_armed, 0, __ATOMIC_ACQ_REL))
 		return;
 	idle = torture_entered_idle(cpu, 1);
@@ -406,11 +413,15 @@ static void torture_nmi(void)
 		tc->nmi_in_irq++;
 	torture_check_odd(cpu, CTX_NMI);
 	torture_read_begin(&rd, CTX_NMI);
-	torture_spin_ns(torture_hold_ns(&tc->rng_nmi,
-					torture_hold_max_us * NSEC_PER_USEC / 4));
+	torture_spin_ns(torture_hold_ns(&tc->rng_nmi, torture_hold_max_us *
+					NSEC_PER_USEC / 4));
 	torture_read_end(&rd, CTX_NMI, idle);
 }
 
+/*
+ * Release: orders the thread's last accesses (its counters, its drained
+ * removed list) before the count the main thread reads with acquire.
+ */
 static void torture_thread_exit(void)
 {
 	__atomic_fetch_sub(&torture_threads, 1, __ATOMIC_RELEASE);
@@ -550,6 +561,8 @@ static void torture_cb(struct rcu_head *head)
 	__atomic_fetch_add(&n_cb, 1, __ATOMIC_RELAXED);
 	if (torture_pipe_update_one(p)) {
 		torture_free(p);
+		/* Release: the free above is done before the count drops
+		 * (pairs with the acquire loads at the end of the run). */
 		__atomic_fetch_sub(&n_cb_pending, 1, __ATOMIC_RELEASE);
 	} else {
 		call_rcu(&p->rtort_rcu, torture_cb);

@@ -6,7 +6,8 @@ Usage: torture_totals.py LOG...  For each log (build/logs/NAME.log, as the
 harness writes them) it prints one line: GPs, readers by context, IRQ and
 NMI readers on dynticks-idle CPUs (and their share), errors and the
 verdict, read from the final "# rcu-torture:" KTAP diagnostics; then the
-sum over all logs.  A log without a verdict is reported as unfinished.
+sum over all logs.  A log without a verdict is reported as unfinished; a
+missing log (a scenario the harness skipped) is listed and not counted.
 """
 
 import os
@@ -51,8 +52,8 @@ def main():
     ok = True
     for path in sys.argv[1:]:
         if not os.path.exists(path):
-            print(f"{path}: no log")
-            ok = False
+            # The harness skips a scenario its accelerator cannot run.
+            print(f"{os.path.basename(path)[:-4]}: no log (skipped?)")
             continue
         r = parse(path)
         print(line(os.path.basename(path)[:-4], r))

@@ -87,6 +87,12 @@ static void litmus_delay(u64 *rng, unsigned int mask)
 		barrier();
 }
 
+/* CPU A's real dynticks_progress_counter (the kernel-exit variant). */
+static long litmus_kernel_counter(void)
+{
+	return READ_ONCE(RCU_DATA_CPU(litmus_cpu_a)->dynticks_progress_counter);
+}
+
 /* CPU B: the grace-period side (or the enter-mp observer). */
 static int litmus_b(void *arg)
 {
@@ -119,8 +125,7 @@ static int litmus_b(void *arg)
 			 * the flip machine's mb after completed++. */
 			smp_mb();
 			r1 = litmus_variant == LV_KERNEL_EXIT ?
-			     READ_ONCE(RCU_DATA_CPU(litmus_cpu_a)->dynticks_progress_counter) :
-			     READ_ONCE(l_counter.v);
+			     litmus_kernel_counter() : READ_ONCE(l_counter.v);
 		}
 		WRITE_ONCE(l_r1.v, r1);
 		/* Publishes r1 before the round is reported done. */
@@ -141,8 +146,7 @@ static int litmus_a_round(long round, u64 *rng)
 	if (litmus_variant == LV_KERNEL_EXIT)
 		rcu_enter_nohz();	/* counter even: "idle" */
 	c0 = litmus_variant == LV_KERNEL_EXIT ?
-	     READ_ONCE(RCU_DATA_CPU(litmus_cpu_a)->dynticks_progress_counter) :
-	     READ_ONCE(l_counter.v);
+	     litmus_kernel_counter() : READ_ONCE(l_counter.v);
 	/* Orders the resets above before B can start the round. */
 	smp_store_release(&l_round.v, round);
 	litmus_delay(rng, 1023);
@@ -170,6 +174,7 @@ static int litmus_a_round(long round, u64 *rng)
 		r0 = 0;
 		break;
 	}
+	/* Acquire: pairs with B's release, so r1 below is this round's. */
 	while (smp_load_acquire(&l_done.v) != round)
 		arch_cpu_relax();
 	r1 = READ_ONCE(l_r1.v);
@@ -249,7 +254,8 @@ KTEST_HOOK(litmus_sb_nohz)
 		ktap_diag("litmus %s: forbidden outcome %lu times in %u rounds (%lu per million), %lu ms, cpus %d/%d",
 			  lv_name[v], res.forbidden[v], litmus_iterations,
 			  res.forbidden[v] * 1000000 / litmus_iterations,
-			  res.ns[v] / NSEC_PER_MSEC, litmus_cpu_a, litmus_cpu_b);
+			  res.ns[v] / NSEC_PER_MSEC, litmus_cpu_a,
+			  litmus_cpu_b);
 	if (!res.forbidden[LV_EXIT_NOMB])
 		ktap_diag("litmus: the store buffer was not caught reordering the barrier-less pattern this run");
 	fail |= KT_EXPECT(!res.forbidden[LV_EXIT_MB],
