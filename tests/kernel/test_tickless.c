@@ -28,7 +28,17 @@ static void snapshot_ticks(u64 *ticks)
 static void busy_1s(void *arg)
 {
 	struct tick_window *w = arg;
+	int cpu, self = raw_smp_processor_id();
 
+	/*
+	 * Start once every other CPU (the test's own included, which is on
+	 * its way to sleep in run_on_cpu()) is tickless-idle: on a slow host
+	 * it may still be taking a tick or two of that transition.
+	 */
+	for_each_online_cpu(cpu)
+		for (int i = 0; i < 200 && cpu != self &&
+		     !READ_ONCE(per_cpu_area(cpu)->tick_stopped); i++)
+			busy_wait_ns(NSEC_PER_MSEC);
 	snapshot_ticks(w->before);
 	w->t0 = ktime_get_ns();
 	busy_wait_ns(NSEC_PER_SEC);
