@@ -9,6 +9,8 @@ text before the diff, which patch ignores) says how to expose it:
   Scenario: cpus=N timeout=S cmdline=<kernel command line>
   Detector: a regex the console must match (the check that catches it)
   Undetectable: the reason no test on x86 can see it (instead of Detector)
+  Attempts: N (optional, default 1) for a detector that is probabilistic
+            (a litmus test): boot up to N times until it is caught
 
 The runner copies the tree (tracked files as they are in the working
 tree, plus the build directory so only what the patch touches
@@ -41,7 +43,8 @@ def parse_patch(path):
         for line in f:
             if line.startswith(("--- ", "diff ")):
                 break
-            m = re.match(r"(Mutant|Scenario|Detector|Undetectable):\s*(.*)",
+            m = re.match(r"(Mutant|Scenario|Detector|Undetectable|Attempts):"
+                         r"\s*(.*)",
                          line)
             if m:
                 meta[m.group(1).lower()] = m.group(2).strip()
@@ -124,31 +127,45 @@ def run_mutant(path, accel):
             return name, meta, "BROKEN", "does not build: " + \
                 (r.stdout + r.stderr).strip()[-300:], None
         kernel = os.path.join(tmp, "build", "kernel.elf")
-        log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
-        mode = "direct" if accel == "kvm" else "grub"
-        scn = {"cpus": sc["cpus"], "timeout": sc["timeout"], "boot": mode}
-        iso, extra = harness.boot_args(kernel, sc["cmdline"], mode)
-        limit = harness.timeout_for(scn, accel, mode)
-        t0 = time.monotonic()
-        status, text = harness.run_qemu(
-            harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log)
-        wall = time.monotonic() - t0
-        problems = [f"timeout after {limit} s"] if status is None else \
-            harness.judge_ktap(text, status)
-        if "undetectable" in meta:
-            verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
-            return name, meta, verdict, "; ".join(problems[:2]), wall
-        m = re.search(meta["detector"], text, re.M)
-        if not problems:
-            return name, meta, "SURVIVED", "the run passed", wall
-        if not m:
-            return name, meta, "WRONG-REASON", "; ".join(problems[:3]) + \
-                "\n" + harness.tail(text, 25), wall
-        t = detection_time(text, meta["detector"])
-        return name, meta, "CAUGHT", m.group(0).strip()[:100], \
-            t if t is not None else wall
+        attempts = int(meta.get("attempts", "1"))
+        for attempt in range(1, attempts + 1):
+            res = boot_mutant(name, meta, sc, kernel, accel)
+            if res[2] != "SURVIVED" or attempt == attempts:
+                if attempt > 1:
+                    res = res[:3] + (res[3] + f" (boot {attempt} of "
+                                     f"{attempts})",) + res[4:]
+                return res
+            print(f"mutant {name}: survived boot {attempt} of {attempts} "
+                  "(probabilistic detector): booting again", flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def boot_mutant(name, meta, sc, kernel, accel):
+    """Boot one mutant kernel once and judge the run."""
+    log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
+    mode = "direct" if accel == "kvm" else "grub"
+    scn = {"cpus": sc["cpus"], "timeout": sc["timeout"], "boot": mode}
+    iso, extra = harness.boot_args(kernel, sc["cmdline"], mode)
+    limit = harness.timeout_for(scn, accel, mode)
+    t0 = time.monotonic()
+    status, text = harness.run_qemu(
+        harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log)
+    wall = time.monotonic() - t0
+    problems = [f"timeout after {limit} s"] if status is None else \
+        harness.judge_ktap(text, status)
+    if "undetectable" in meta:
+        verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
+        return name, meta, verdict, "; ".join(problems[:2]), wall
+    m = re.search(meta["detector"], text, re.M)
+    if not problems:
+        return name, meta, "SURVIVED", "the run passed", wall
+    if not m:
+        return name, meta, "WRONG-REASON", "; ".join(problems[:3]) + \
+            "\n" + harness.tail(text, 25), wall
+    t = detection_time(text, meta["detector"])
+    return name, meta, "CAUGHT", m.group(0).strip()[:100], \
+        t if t is not None else wall
 
 
 def main():
