@@ -264,21 +264,18 @@ void spin_lock(struct spinlock *lock)
 	preempt_count_add(PREEMPT_OFFSET);
 }
 
-void spin_unlock(struct spinlock *lock)
-{
-	if (lock->owner_cpu != shim_cpu)
-		panic("spin_unlock(%s) by cpu %d, owner %d", lock->name,
-		      shim_cpu, lock->owner_cpu);
-	lock->owner_cpu = -1;
-	preempt_count_sub(PREEMPT_OFFSET);
-}
-
 void __spin_release(struct spinlock *lock)
 {
 	if (lock->owner_cpu != shim_cpu)
-		panic("__spin_release(%s) by cpu %d, owner %d", lock->name,
+		panic("unlock of %s by cpu %d, owner %d", lock->name,
 		      shim_cpu, lock->owner_cpu);
 	lock->owner_cpu = -1;
+}
+
+void spin_unlock(struct spinlock *lock)
+{
+	__spin_release(lock);
+	preempt_count_sub(PREEMPT_OFFSET);
 }
 
 void preempt_enable_after_unlock(void)
