@@ -15,7 +15,7 @@
  * grace period may end under the reader.  x86-TSO lets a store be passed
  * by a later load (the store buffer), so without A's mb the outcome is
  * allowed, and this test counts how often it appears.  Variants, run on
- * two CPUs litmus_iterations times each:
+ * interleaved on two CPUs:
  *
  *  exit-nomb:   the pattern with no mb on A (the code before the seed
  *               patch: its mb came before the increment); reported only.
@@ -29,9 +29,23 @@
  *               (B sees A idle but not its critical section) needs a store
  *               to pass a store, which TSO forbids: expected 0 on x86.
  *
- * Each round both CPUs spin on a round number, wait a random number of
- * loop iterations (so the two sides' stores overlap in time), run their part
- * with interrupts off, and A judges the outcome.
+ * Each round A publishes a round number and waits a delay, B waits a
+ * random 0-31 loop iterations once it sees the round, and both run their
+ * part with interrupts off; A judges the outcome.  The forbidden outcome
+ * needs both stores in flight at once, a window of nanoseconds whose
+ * position depends on how fast B notices the round: on a quiet host
+ * that is fast, on a loaded one slow.  So A's delay is steered per
+ * variant: a round in which A's store came first (B saw it, A did not
+ * see B's) lengthens it, one in which B's came first shortens it, and
+ * the delay walks to the crossover where the stores race.
+ *
+ * The variants run interleaved, a block of rounds each in turn, so they
+ * share the host's conditions.  The run lasts until the barrier-less
+ * pattern has shown the forbidden outcome litmus_hits times (evidence
+ * that this host reorders at all, so a clean kernel-exit count means
+ * something) and at least litmus_min_s have passed, or until
+ * litmus_max_s.  A run that never saw the reordering is inconclusive
+ * and skips.
  */
 #include "asm/arch.h"
 #include "kernel/barrier.h"
@@ -47,9 +61,15 @@
 #include "rcu/rcupreempt.h"
 #include "tests/kernel/util.h"
 
-static unsigned int litmus_iterations = 1000000;
-kparam_uint("litmus_iterations", litmus_iterations, 1000, 100000000,
-	    "litmus_sb_nohz: rounds per variant");
+static unsigned int litmus_min_s = 10;
+kparam_uint("litmus_min_s", litmus_min_s, 1, 3600,
+	    "litmus_sb_nohz: least seconds of rounds");
+static unsigned int litmus_hits = 50;
+kparam_uint("litmus_hits", litmus_hits, 1, 1000000,
+	    "litmus_sb_nohz: barrier-less forbidden outcomes to wait for");
+static unsigned int litmus_max_s = 240;
+kparam_uint("litmus_max_s", litmus_max_s, 1, 3600,
+	    "litmus_sb_nohz: seconds before giving up on litmus_hits");
 
 enum litmus_variant {
 	LV_EXIT_NOMB,
@@ -76,14 +96,10 @@ static struct litmus_line l_round, l_done, l_r1;
 static int litmus_variant, litmus_cpu_a, litmus_cpu_b;
 static volatile int litmus_b_exit, litmus_b_live;
 
-/*
- * B sees the new round a cache-line transfer after A published it, so A
- * waits a random 0-1023 loop iterations, B 0-31: over the rounds, A's
- * store sweeps across the moment B's lands.
- */
-static void litmus_delay(u64 *rng, unsigned int mask)
+/* Spin for n loop iterations: a delay short enough to sweep a race. */
+static void litmus_spin(unsigned int n)
 {
-	for (unsigned int i = (unsigned int)(test_rand(rng) & mask); i; i--)
+	while (n--)
 		barrier();
 }
 
@@ -99,6 +115,7 @@ static int litmus_b(void *arg)
 	u64 rng = 0x853c49e6748fea9bULL;
 	long seen = 0;
 	unsigned long flags;
+	unsigned int polls = 0;
 
 	(void)arg;
 	local_irq_save(flags);
@@ -106,14 +123,20 @@ static int litmus_b(void *arg)
 		long round = READ_ONCE(l_round.v), r1;
 
 		if (round == seen) {
-			/* Let the tick run now and then. */
-			local_irq_restore(flags);
-			arch_cpu_relax();
-			local_irq_save(flags);
+			/*
+			 * No pause: under TCG it leaves the translated code,
+			 * and the time B takes to see a round would vary by
+			 * microseconds.  Let the tick in now and then (under
+			 * a paravirtual KVM each irq toggle is a trap).
+			 */
+			if (!(++polls & 1023)) {
+				local_irq_restore(flags);
+				local_irq_save(flags);
+			}
 			continue;
 		}
 		seen = round;
-		litmus_delay(&rng, 31);
+		litmus_spin((unsigned int)(test_rand(&rng) & 31));
 		if (litmus_variant == LV_ENTER_MP) {
 			r1 = READ_ONCE(l_counter.v);
 			/* Orders the counter load before the data load. */
@@ -136,10 +159,19 @@ static int litmus_b(void *arg)
 	return 0;
 }
 
-/* One round on CPU A; returns 1 if the outcome was the forbidden one. */
-static int litmus_a_round(long round, u64 *rng)
+/* The outcome of one round, as A judges it. */
+enum litmus_outcome {
+	LO_A_FIRST,	/* B saw A's store, A did not see B's */
+	LO_B_FIRST,	/* A saw B's store, B did not see A's */
+	LO_BOTH,	/* each saw the other's: the stores overlapped */
+	LO_FORBIDDEN,	/* neither saw the other's */
+};
+
+/* One round on CPU A, waiting delay loop iterations before its part. */
+static enum litmus_outcome litmus_a_round(long round, unsigned int delay)
 {
 	long c0, r0, r1;
+	bool a_seen, b_seen;
 
 	WRITE_ONCE(l_flip.v, 0);
 	WRITE_ONCE(l_data.v, 0);
@@ -149,7 +181,7 @@ static int litmus_a_round(long round, u64 *rng)
 	     litmus_kernel_counter() : READ_ONCE(l_counter.v);
 	/* Orders the resets above before B can start the round. */
 	smp_store_release(&l_round.v, round);
-	litmus_delay(rng, 1023);
+	litmus_spin(delay);
 	switch (litmus_variant) {
 	case LV_EXIT_NOMB:
 		WRITE_ONCE(l_counter.v, c0 + 1);
@@ -176,45 +208,94 @@ static int litmus_a_round(long round, u64 *rng)
 	}
 	/* Acquire: pairs with B's release, so r1 below is this round's. */
 	while (smp_load_acquire(&l_done.v) != round)
-		arch_cpu_relax();
+		barrier();
 	r1 = READ_ONCE(l_r1.v);
-	if (litmus_variant == LV_ENTER_MP) {
-		WRITE_ONCE(l_counter.v, c0 + 2);	/* even again */
-		/* B saw the new counter (c0 + 1) but not the data. */
-		return r1 == (c0 + 1) * 2;
-	}
 	if (litmus_variant != LV_KERNEL_EXIT)
 		WRITE_ONCE(l_counter.v, c0 + 2);	/* even again */
-	return r0 == 0 && r1 == c0;
+	if (litmus_variant == LV_ENTER_MP) {
+		/* Forbidden: B saw the new counter (c0 + 1) but not the
+		 * data.  Only "B saw the counter" steers the delay. */
+		if (r1 == (c0 + 1) * 2)
+			return LO_FORBIDDEN;
+		return r1 >= (c0 + 1) * 2 ? LO_A_FIRST : LO_B_FIRST;
+	}
+	a_seen = r0 != 0;
+	b_seen = r1 != c0;
+	if (a_seen && b_seen)
+		return LO_BOTH;
+	if (b_seen)
+		return LO_A_FIRST;
+	return a_seen ? LO_B_FIRST : LO_FORBIDDEN;
 }
 
 struct litmus_result {
+	u64 rounds[NR_LV];
 	u64 forbidden[NR_LV];
+	u64 both[NR_LV];
 	u64 ns[NR_LV];
+	unsigned int delay[NR_LV];	/* A's delay, 1/16 loop iterations */
+	u64 total_ns;
+	bool timed_out;
 };
+
+#define LITMUS_BLOCK	1024	/* rounds of one variant, irqs off */
+
+/* Run one block of a variant, steering its delay (see the top). */
+static void litmus_block(struct litmus_result *res, int v, long *round,
+			 u64 *rng)
+{
+	unsigned int *d = &res->delay[v];
+	unsigned long flags;
+	u64 t0 = ktime_get_ns();
+
+	litmus_variant = v;
+	local_irq_save(flags);
+	for (int i = 0; i < LITMUS_BLOCK; i++) {
+		/* Jitter of +-8 loops around the steered delay. */
+		unsigned int delay = *d / 16 + (test_rand(rng) & 15);
+
+		switch (litmus_a_round(++*round, delay > 8 ? delay - 8 : 0)) {
+		case LO_A_FIRST:
+			*d += 16;
+			break;
+		case LO_B_FIRST:
+			*d -= *d >= 16 ? 16 : *d;
+			break;
+		case LO_BOTH:
+			res->both[v]++;
+			break;
+		case LO_FORBIDDEN:
+			res->forbidden[v]++;
+			break;
+		}
+		if (*d > 16 * 4096)	/* B far behind: do not run away */
+			*d = 16 * 4096;
+	}
+	local_irq_restore(flags);
+	res->rounds[v] += LITMUS_BLOCK;
+	res->ns[v] += ktime_get_ns() - t0;
+}
 
 static void litmus_run_a(void *arg)
 {
 	struct litmus_result *res = arg;
 	u64 rng = 0xda3e39cb94b95bdbULL;
+	u64 t0 = ktime_get_ns();
+	u64 limit = (u64)litmus_max_s * NSEC_PER_SEC;
 	long round = 0;
 
-	for (int v = 0; v < NR_LV; v++) {
-		u64 t0 = ktime_get_ns();
-
-		litmus_variant = v;
-		WRITE_ONCE(l_counter.v, 0);
-		for (unsigned int i = 0; i < litmus_iterations; i += 4096) {
-			unsigned long flags;
-
-			local_irq_save(flags);
-			for (unsigned int j = 0; j < 4096 &&
-			     i + j < litmus_iterations; j++)
-				res->forbidden[v] +=
-					litmus_a_round(++round, &rng);
-			local_irq_restore(flags);
+	WRITE_ONCE(l_counter.v, 0);
+	for (;;) {
+		for (int v = 0; v < NR_LV; v++)
+			litmus_block(res, v, &round, &rng);
+		res->total_ns = ktime_get_ns() - t0;
+		if (res->total_ns >= (u64)litmus_min_s * NSEC_PER_SEC &&
+		    res->forbidden[LV_EXIT_NOMB] >= litmus_hits)
+			break;
+		if (res->total_ns >= limit) {
+			res->timed_out = true;
+			break;
 		}
-		res->ns[v] = ktime_get_ns() - t0;
 	}
 }
 
@@ -223,6 +304,11 @@ KTEST_HOOK(litmus_sb_nohz)
 	static struct litmus_result res;
 	int self = raw_smp_processor_id(), cpu, fail = 0;
 
+	if (litmus_min_s > litmus_max_s) {
+		ktap_diag("litmus_min_s=%u is above litmus_max_s=%u",
+			  litmus_min_s, litmus_max_s);
+		return 1;
+	}
 	if (num_online_cpus() < 2) {
 		ktap_diag("needs 2 CPUs");
 		return KTEST_SKIP;
@@ -248,21 +334,29 @@ KTEST_HOOK(litmus_sb_nohz)
 		msleep(1);
 
 	for (int v = 0; v < NR_LV; v++)
-		printk("litmus_sb_nohz: %s: forbidden %lu of %u\n", lv_name[v],
-		       res.forbidden[v], litmus_iterations);
+		printk("litmus_sb_nohz: %s: forbidden %lu of %lu\n", lv_name[v],
+		       res.forbidden[v], res.rounds[v]);
 	for (int v = 0; v < NR_LV; v++)
-		ktap_diag("litmus %s: forbidden outcome %lu times in %u rounds (%lu per million), %lu ms, cpus %d/%d",
-			  lv_name[v], res.forbidden[v], litmus_iterations,
-			  res.forbidden[v] * 1000000 / litmus_iterations,
-			  res.ns[v] / NSEC_PER_MSEC, litmus_cpu_a,
-			  litmus_cpu_b);
-	if (!res.forbidden[LV_EXIT_NOMB])
-		ktap_diag("litmus: the store buffer was not caught reordering the barrier-less pattern this run");
+		ktap_diag("litmus %s: forbidden outcome %lu times in %lu rounds (%lu per million), overlapped %lu, A's delay %u loops, %lu ms",
+			  lv_name[v], res.forbidden[v], res.rounds[v],
+			  res.forbidden[v] * 1000000 / res.rounds[v],
+			  res.both[v], res.delay[v] / 16,
+			  res.ns[v] / NSEC_PER_MSEC);
+	ktap_diag("litmus: %lu ms, cpus %d/%d, %s", res.total_ns / NSEC_PER_MSEC,
+		  litmus_cpu_a, litmus_cpu_b,
+		  res.timed_out ? "stopped at litmus_max_s" :
+		  "stopped with litmus_hits barrier-less reorderings");
 	fail |= KT_EXPECT(!res.forbidden[LV_EXIT_MB],
 			  "exit pattern with its mb reordered");
 	fail |= KT_EXPECT(!res.forbidden[LV_KERNEL_EXIT],
 			  "rcu_exit_nohz(): a load passed the counter store (the mb is missing or misplaced)");
 	fail |= KT_EXPECT(!res.forbidden[LV_ENTER_MP],
 			  "a store passed a store: not x86-TSO");
+	if (!fail && !res.forbidden[LV_EXIT_NOMB]) {
+		/* Clean counts prove nothing on a host that never reorders. */
+		ktap_diag("litmus: the store buffer never reordered the barrier-less pattern in %u s: inconclusive",
+			  litmus_max_s);
+		return KTEST_SKIP;
+	}
 	return fail;
 }
