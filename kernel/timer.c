@@ -22,6 +22,8 @@ unsigned int nohz_enabled = 1;
 kparam_bool("nohz", nohz_enabled, "stop the tick in idle (tickless idle)");
 
 static struct list_head timer_lists[NR_CPUS];
+/* The timer whose function each CPU is running, for del_timer_sync(). */
+static struct timer *running_timer[NR_CPUS];
 
 void scheduler_tick(void);
 
@@ -80,9 +82,40 @@ static void run_timers(int cpu)
 		if (t->expires_ns > now)
 			break;
 		list_del_init(&t->node);
-		t->cpu = -1;
+		WRITE_ONCE(running_timer[cpu], t);
+		/*
+		 * Orders running_timer before the cpu store: a
+		 * del_timer_sync() that sees t no longer pending then sees
+		 * it running, and waits; it reads them in the other order.
+		 */
+		smp_wmb();
+		WRITE_ONCE(t->cpu, -1);
 		t->fn(t);
+		/*
+		 * Orders fn's accesses to t (a sleeper's stack timer)
+		 * before the store that lets del_timer_sync() return.
+		 */
+		smp_store_release(&running_timer[cpu], NULL);
 	}
+}
+
+void del_timer_sync(struct timer *t)
+{
+	int cpu;
+
+	/* Pending on this CPU: take it off (del_timer() checks again). */
+	preempt_disable();
+	if (READ_ONCE(t->cpu) == raw_smp_processor_id())
+		del_timer(t);
+	preempt_enable();
+	/* Pending elsewhere (we migrated): wait for it to fire. */
+	while (READ_ONCE(t->cpu) != -1)
+		arch_cpu_relax();
+	/* Pairs with run_timers()'s smp_wmb(): running_timer after cpu. */
+	smp_rmb();
+	for_each_online_cpu(cpu)
+		while (smp_load_acquire(&running_timer[cpu]) == t)
+			arch_cpu_relax();
 }
 
 static void timer_interrupt(void)

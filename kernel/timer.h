@@ -22,6 +22,14 @@ void timer_init(struct timer *t, void (*fn)(struct timer *t));
 void add_timer(struct timer *t, u64 expires_ns);
 /* Disarm if pending on this CPU; returns whether it was pending. */
 bool del_timer(struct timer *t);
+/*
+ * Disarm from any CPU, and return only once t is neither pending nor
+ * running its function anywhere, so the caller may reuse or free t (a
+ * timer on the stack).  A timer pending on another CPU cannot be taken
+ * off that CPU's list: this waits for it to fire.  Task context, not
+ * for a timer whose function re-arms it.
+ */
+void del_timer_sync(struct timer *t);
 
 void tick_init_cpu(int cpu);
 /* Idle loop: stop the periodic tick / restart it. */

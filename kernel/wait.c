@@ -127,21 +127,14 @@ void schedule_deadline(u64 deadline)
 	timer_init(&st.timer, sleep_timer_fn);
 	preempt_disable();	/* arm on the CPU we will sleep on */
 	add_timer(&st.timer, deadline);
-	int cpu = raw_smp_processor_id();
-
 	preempt_enable_no_resched();
 	schedule();
 	/*
-	 * Woken early: disarm.  Only the arming CPU may touch its timer
-	 * list, and a roaming task may have moved, so from elsewhere wait
-	 * for the timer to fire instead (it is at most deadline away).
+	 * Woken early, or by the timer: either way st is on our stack, so
+	 * wait until no CPU has it pending or is running sleep_timer_fn()
+	 * on it (a roaming task may have moved off the arming CPU).
 	 */
-	preempt_disable();
-	if (READ_ONCE(st.timer.cpu) == raw_smp_processor_id())
-		del_timer(&st.timer);
-	preempt_enable();
-	while (READ_ONCE(st.timer.cpu) == cpu)
-		__asm__ __volatile__("pause" ::: "memory");
+	del_timer_sync(&st.timer);
 }
 
 void msleep(unsigned int ms)

@@ -94,7 +94,17 @@ void arch_timer_periodic(unsigned int hz)
 
 void arch_timer_oneshot(u64 ns)
 {
-	u64 count = ns * lapic_timer_freq / 1000000000ULL;
+	u64 count;
+
+	/*
+	 * ns * freq overflows 64 bits past about 295 s at 62.5 MHz (a
+	 * 2000 s test watchdog is the first timer of an idle CPU), and the
+	 * 32-bit count tops out at 68 s anyway: fire early instead, and
+	 * the timer code finds nothing due and programs the rest.
+	 */
+	if (ns > 60ULL * 1000000000ULL)
+		ns = 60ULL * 1000000000ULL;
+	count = ns * lapic_timer_freq / 1000000000ULL;
 
 	if (count == 0)
 		count = 1;

@@ -79,6 +79,7 @@ static void oneshot_on_cpu(int cpu, void *arg)
 	add_timer(&o.timer, o.expires);
 	preempt_enable();
 	msleep(30);
+	del_timer_sync(&o.timer);	/* o is on this stack: if it never fired */
 	oneshot_bad[cpu] = KT_EXPECT(o.fired == 1, "cpu%d: fired %d times",
 				     cpu, o.fired) ||
 			   KT_EXPECT(o.fired_at >= o.expires,
