@@ -98,3 +98,67 @@ KTEST(timer_oneshot)
 		bad |= oneshot_bad[cpu];
 	return bad;
 }
+
+/*
+ * del_timer_sync() must not return while the timer's function still runs
+ * on another CPU: a sleeper's timer lives on its stack (schedule_deadline()),
+ * and the function reads it.  The function here spins 20 ms between its
+ * two marks, so a del_timer_sync() that returned on "no longer pending"
+ * alone would see started without finished.
+ */
+struct slow_timer {
+	struct timer timer;
+	int started, finished;
+};
+
+static void slow_timer_fn(struct timer *t)
+{
+	struct slow_timer *s = container_of(t, struct slow_timer, timer);
+
+	WRITE_ONCE(s->started, 1);
+	busy_wait_ns(20 * NSEC_PER_MSEC);
+	WRITE_ONCE(s->finished, 1);
+}
+
+static void arm_slow_timer(void *arg)
+{
+	struct slow_timer *s = arg;
+
+	preempt_disable();
+	add_timer(&s->timer, ktime_get_ns() + 2 * NSEC_PER_MSEC);
+	preempt_enable();
+}
+
+KTEST(timer_del_sync)
+{
+	static struct slow_timer s;
+	int other = -1, cpu, bad = 0;
+
+	for_each_online_cpu(cpu)
+		if (cpu != raw_smp_processor_id())
+			other = cpu;
+	if (other < 0) {
+		ktap_diag("needs 2 CPUs");
+		return KTEST_SKIP;
+	}
+	/* Pending on another CPU: waits for it to fire and finish. */
+	timer_init(&s.timer, slow_timer_fn);
+	run_on_cpu(other, arm_slow_timer, &s);
+	del_timer_sync(&s.timer);
+	bad |= KT_EXPECT(READ_ONCE(s.started) && READ_ONCE(s.finished),
+			 "returned with the function %s on cpu%d",
+			 READ_ONCE(s.started) ? "still running" : "not run",
+			 other);
+	bad |= KT_EXPECT(s.timer.cpu == -1, "still pending on cpu%d",
+			 s.timer.cpu);
+	/* Pending on this CPU: taken off, its function never runs. */
+	s.started = s.finished = 0;
+	preempt_disable();
+	arm_slow_timer(&s);
+	del_timer_sync(&s.timer);
+	preempt_enable();
+	msleep(5);
+	bad |= KT_EXPECT(!READ_ONCE(s.started) && s.timer.cpu == -1,
+			 "a local timer ran after del_timer_sync()");
+	return bad;
+}
