@@ -150,7 +150,8 @@ def boot_mutant(name, meta, sc, kernel, accel):
     limit = harness.timeout_for(scn, accel, mode)
     t0 = time.monotonic()
     status, text = harness.run_qemu(
-        harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log)
+        harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log,
+        kernel=kernel)
     wall = time.monotonic() - t0
     problems = [f"timeout after {limit} s"] if status is None else \
         harness.judge_ktap(text, status)
