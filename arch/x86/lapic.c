@@ -88,6 +88,17 @@ u64 arch_timer_hz(void)
 
 void arch_timer_periodic(unsigned int hz)
 {
+	/*
+	 * Stop the count before the mode changes: the initial count may
+	 * still be a one-shot's, as small as 1, and between the LVT write
+	 * and the count write QEMU would run a periodic timer of (1 + 1) *
+	 * 16 ns.  Its main loop then delivers that timer forever, behind
+	 * and never catching up, with the big lock held: the vCPU never
+	 * gets to write the real count and the guest freezes silently
+	 * (seen in an 8-CPU torture soak, QEMU 7.2 TCG, main thread in
+	 * apic_timer() for minutes).  With a zero count no timer runs.
+	 */
+	lapic_write(LAPIC_TIMER_ICR, 0);
 	lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | VEC_TIMER);
 	lapic_write(LAPIC_TIMER_ICR, (u32)(lapic_timer_freq / hz));
 }
