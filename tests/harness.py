@@ -279,6 +279,26 @@ def dump_cpus(sock_path, kernel, frames=12):
     return lines
 
 
+def qemu_threads(pid):
+    """QEMU's own threads, state and CPU time, for when its monitor does
+    not answer: a main thread running while every vCPU thread waits is
+    QEMU livelocked, not the guest (docs/kernel.md)."""
+    lines = [f"harness: the monitor did not answer; QEMU's threads "
+             f"(pid {pid}): state, user+system seconds, wait channel"]
+    try:
+        for tid in sorted(os.listdir(f"/proc/{pid}/task"), key=int):
+            d = f"/proc/{pid}/task/{tid}"
+            with open(f"{d}/stat") as f:
+                st = f.read().rsplit(")", 1)[1].split()
+            with open(f"{d}/wchan") as f:
+                wchan = f.read().strip()
+            secs = (int(st[11]) + int(st[12])) / os.sysconf("SC_CLK_TCK")
+            lines.append(f"harness:   {tid} {st[0]} {secs:.0f} s {wchan}")
+    except OSError as e:
+        lines.append(f"harness:   cannot read /proc/{pid}: {e}")
+    return lines
+
+
 def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
     """Run QEMU; return (exit status or None on timeout, console text).
     With kernel, a timeout appends each vCPU's backtrace (dump_cpus) to
@@ -311,8 +331,10 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
             if time.monotonic() - start > timeout:
                 timed_out = True
                 if kernel and os.path.exists(sock_path):
-                    dump = "\n" + "\n".join(dump_cpus(sock_path, kernel)) \
-                        + "\n"
+                    lines = dump_cpus(sock_path, kernel)
+                    if "monitor dump failed" in lines[-1]:
+                        lines += qemu_threads(p.pid)
+                    dump = "\n" + "\n".join(lines) + "\n"
                     out.append(dump)
                     log.write(dump)
                     if live:
