@@ -18,10 +18,10 @@ static void kick_all_cpus(void)
 
 /*
  * Every CPU takes ticks at HZ, judged by the tick period measured from the
- * intervals between ticks (check_tick_rate()): under TCG a host that stalls a vCPU merges
- * its ticks, which a plain count would take for a slow tick.  The tick is
- * kept on in idle (nohz=off behaviour) for the window: idle vCPUs then
- * cost the host nothing between ticks.
+ * intervals between ticks (check_tick_rate()): under TCG a host that
+ * stalls a vCPU merges its ticks, which a plain count would take for a
+ * slow tick.  The tick is kept on in idle (nohz=off behaviour) for the
+ * window: idle vCPUs then cost the host nothing between ticks.
  */
 KTEST(timer_periodic)
 {
@@ -79,7 +79,8 @@ static void oneshot_on_cpu(int cpu, void *arg)
 	add_timer(&o.timer, o.expires);
 	preempt_enable();
 	msleep(30);
-	del_timer_sync(&o.timer);	/* o is on this stack: if it never fired */
+	/* o is on this stack: take it off if it never fired. */
+	del_timer_sync(&o.timer);
 	oneshot_bad[cpu] = KT_EXPECT(o.fired == 1, "cpu%d: fired %d times",
 				     cpu, o.fired) ||
 			   KT_EXPECT(o.fired_at >= o.expires,
