@@ -24,14 +24,15 @@ reported with the last console lines.  The run ends with
 """
 
 import argparse
+import bisect
 import hashlib
 import os
-import bisect
 import re
+import shutil
 import socket
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,8 +110,7 @@ def kvm_works(kernel):
     if not ok:
         why = [l for l in text.splitlines() if l.startswith("# tests/")][:1]
         print("harness: /dev/kvm fails the timer probe"
-              + (f" ({why[0].strip('# ')})" if why else "")
-              )
+              + (f" ({why[0].strip('# ')})" if why else ""))
     with open(stamp, "w") as f:
         f.write(f"{key} {'ok' if ok else 'bad'}\n")
     return ok
@@ -305,9 +305,10 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
     the text and the log."""
     out = []
     start = time.monotonic()
-    mondir = tempfile.mkdtemp(prefix="dynrcu-mon-")
-    sock_path = os.path.join(mondir, "hmp")
+    mondir = None
     if kernel and "-monitor" in cmd:
+        mondir = tempfile.mkdtemp(prefix="dynrcu-mon-")
+        sock_path = os.path.join(mondir, "hmp")
         i = cmd.index("-monitor")
         cmd = cmd[:i + 1] + [f"unix:{sock_path},server=on,wait=off"] + \
             cmd[i + 2:]
@@ -330,7 +331,7 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
                 break
             if time.monotonic() - start > timeout:
                 timed_out = True
-                if kernel and os.path.exists(sock_path):
+                if mondir and os.path.exists(sock_path):
                     lines = dump_cpus(sock_path, kernel)
                     if "monitor dump failed" in lines[-1]:
                         lines += qemu_threads(p.pid)
@@ -339,15 +340,13 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
                     log.write(dump)
                     if live:
                         sys.stdout.write(dump)
+                        sys.stdout.flush()
                 p.kill()
                 p.wait()
                 break
             time.sleep(0.05)
-    try:
-        os.unlink(sock_path)
-    except OSError:
-        pass
-    os.rmdir(mondir)
+    if mondir:
+        shutil.rmtree(mondir, ignore_errors=True)
     text = "".join(out).replace("\r", "")
     return (None if timed_out else p.returncode), text
 
@@ -388,16 +387,23 @@ def tail(text, n=TAIL):
     return "\n".join("    | " + l for l in text.splitlines()[-n:])
 
 
-def run_scenario(sc, kernel, accel):
-    os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
-    log = os.path.join(BUILD, "logs", sc["name"] + ".log")
+def boot(sc, kernel, accel, log):
+    """Boot kernel once as scenario sc says (cpus, cmdline, timeout, boot
+    mode): (exit status or None on timeout, console text, the timeout
+    used, the boot mode, wall seconds)."""
     mode = boot_mode(sc, accel)
     iso, extra = boot_args(kernel, sc["cmdline"], mode)
     limit = timeout_for(sc, accel, mode)
     t0 = time.monotonic()
     status, text = run_qemu(qemu_cmd(accel, iso, sc["cpus"], extra), limit,
                             log, kernel=kernel)
-    secs = time.monotonic() - t0
+    return status, text, limit, mode, time.monotonic() - t0
+
+
+def run_scenario(sc, kernel, accel):
+    os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
+    log = os.path.join(BUILD, "logs", sc["name"] + ".log")
+    status, text, limit, mode, secs = boot(sc, kernel, accel, log)
     head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, {secs:.1f} s)"
 
     if status is None:

@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -144,15 +143,8 @@ def run_mutant(path, accel):
 def boot_mutant(name, meta, sc, kernel, accel):
     """Boot one mutant kernel once and judge the run."""
     log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
-    mode = "direct" if accel == "kvm" else "grub"
-    scn = {"cpus": sc["cpus"], "timeout": sc["timeout"], "boot": mode}
-    iso, extra = harness.boot_args(kernel, sc["cmdline"], mode)
-    limit = harness.timeout_for(scn, accel, mode)
-    t0 = time.monotonic()
-    status, text = harness.run_qemu(
-        harness.qemu_cmd(accel, iso, sc["cpus"], extra), limit, log,
-        kernel=kernel)
-    wall = time.monotonic() - t0
+    status, text, limit, _, wall = harness.boot(dict(sc, boot="auto"),
+                                                kernel, accel, log)
     problems = [f"timeout after {limit} s"] if status is None else \
         harness.judge_ktap(text, status)
     if "undetectable" in meta:
