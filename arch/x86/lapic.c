@@ -108,10 +108,10 @@ void arch_timer_oneshot(u64 ns)
 	u64 count;
 
 	/*
-	 * ns * freq overflows 64 bits past about 295 s at 62.5 MHz (a
-	 * 2000 s test watchdog is the first timer of an idle CPU), and the
-	 * 32-bit count tops out at 68 s anyway: fire early instead, and
-	 * the timer code finds nothing due and programs the rest.
+	 * ns * freq overflows 64 bits past about 295 s at 62.5 MHz (an
+	 * msleep() of minutes would arm such a timer), and the 32-bit
+	 * count tops out at 68 s anyway: fire early instead, and the
+	 * timer code finds nothing due and programs the rest.
 	 */
 	if (ns > 60ULL * 1000000000ULL)
 		ns = 60ULL * 1000000000ULL;
