@@ -56,14 +56,21 @@ void wait_event_fn(struct wait_queue_head *wq, bool (*cond)(void *), void *arg)
 	wait_event_deadline(wq, cond, arg, 0);
 }
 
+/* Wake every waiter on wq.  Caller holds wq->lock. */
+static void __wake_up_all_locked(struct wait_queue_head *wq)
+{
+	struct waiter *w;
+
+	list_for_each_entry(w, &wq->head, node)
+		wake_up_process(w->task);
+}
+
 void wake_up_all(struct wait_queue_head *wq)
 {
 	unsigned long flags;
-	struct waiter *w;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(w, &wq->head, node)
-		wake_up_process(w->task);
+	__wake_up_all_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -73,37 +80,80 @@ void init_completion(struct completion *c)
 	init_waitqueue_head(&c->wait);
 }
 
+/*
+ * Test hook (tests/kernel/test_sched.c): spin this long between the
+ * increment of done and the wake-up, to widen the window in which a waiter
+ * could see done, return and reuse its stack frame.  Off (0) unless a
+ * test sets it; one load and a not-taken branch otherwise.
+ */
+u64 complete_delay_ns;
+
+/*
+ * As Linux: done and the wake-up under the wait-queue lock.  A waiter
+ * tests and consumes done under the same lock, so it cannot return (and
+ * free the completion, often its stack frame) until we have released the
+ * lock, and the lock release is our last access to *c.
+ */
 void complete(struct completion *c)
 {
-	__atomic_add_fetch(&c->done, 1, __ATOMIC_SEQ_CST);
-	wake_up_all(&c->wait);
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->wait.lock, flags);
+	c->done++;
+	if (unlikely(READ_ONCE(complete_delay_ns)))
+		busy_wait_ns(complete_delay_ns);
+	__wake_up_all_locked(&c->wait);
+	spin_unlock_irqrestore(&c->wait.lock, flags);
 }
 
-static bool completion_done(void *arg)
+/*
+ * Wait until done is non-zero or deadline (0 = none) passes, and consume
+ * one completion.  The test and the decrement are one step under the
+ * lock: two waiters cannot both consume a single complete().
+ */
+static bool do_wait_for_completion(struct completion *c, u64 deadline)
 {
-	struct completion *c = arg;
+	struct waiter w = { .task = current };
+	unsigned long flags;
+	bool ok;
 
-	return __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != 0;
-}
-
-static void completion_consume(struct completion *c)
-{
-	__atomic_sub_fetch(&c->done, 1, __ATOMIC_SEQ_CST);
+	BUG_ON(in_interrupt());
+	spin_lock_irqsave(&c->wait.lock, flags);
+	if (!c->done) {
+		list_add_tail(&w.node, &c->wait.head);
+		do {
+			/*
+			 * SLEEPING before the lock is dropped: complete()
+			 * needs the lock to wake us, so it cannot slip in
+			 * between our test of done and our sleep.
+			 */
+			set_current_state(TASK_SLEEPING);
+			spin_unlock_irqrestore(&c->wait.lock, flags);
+			if (deadline)
+				schedule_deadline(deadline);
+			else
+				schedule();
+			spin_lock_irqsave(&c->wait.lock, flags);
+		} while (!c->done &&
+			 !(deadline && ktime_get_ns() >= deadline));
+		current->state = TASK_RUNNING;
+		list_del_init(&w.node);
+	}
+	ok = c->done != 0;
+	if (ok)
+		c->done--;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	return ok;
 }
 
 void wait_for_completion(struct completion *c)
 {
-	wait_event_fn(&c->wait, completion_done, c);
-	completion_consume(c);
+	do_wait_for_completion(c, 0);
 }
 
 bool wait_for_completion_timeout(struct completion *c, u64 timeout_ns)
 {
-	if (!wait_event_deadline(&c->wait, completion_done, c,
-				 ktime_get_ns() + timeout_ns))
-		return false;
-	completion_consume(c);
-	return true;
+	return do_wait_for_completion(c, ktime_get_ns() + timeout_ns);
 }
 
 struct sleep_timer {

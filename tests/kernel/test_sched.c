@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Scheduler: time-slice preemption, migration, completions, msleep. */
+#include "kernel/barrier.h"
 #include "kernel/percpu.h"
 #include "kernel/sort.h"
 #include "kernel/time.h"
@@ -106,6 +107,134 @@ KTEST(completion_wait)
 	bad |= KT_EXPECT(!wait_for_completion_timeout(&comp,
 						      5 * NSEC_PER_MSEC),
 			 "a consumed completion did not time out");
+	return bad;
+}
+
+/*
+ * complete() must not touch a completion once its waiter can return: the
+ * completion usually lives in the waiter's stack frame (run_on_each_cpu()).
+ * One worker per CPU, the waiter's CPU included, completes the waiter's
+ * on-stack completion each round; complete_delay_ns widens the window
+ * between the increment of done and the wake-up.  A complete() that still
+ * works on the completion after wait_for_completion() returned finds the
+ * frame poisoned: it changes the poison (the lock's ticket) or faults on
+ * the poisoned list.  Two waiters then race for one complete(): only one
+ * may consume it.
+ */
+#define CSTRESS_ROUNDS		100
+#define CSTRESS_DELAY_NS	(100 * NSEC_PER_USEC)
+#define CSTRESS_POISON		0x6b
+
+extern u64 complete_delay_ns;
+
+static struct {
+	struct completion *comp;	/* this round's, on the waiter's stack */
+	int round;
+	int stop;
+	struct wait_queue_head wq;
+	struct completion exited;
+} cs;
+
+static bool cs_news(void *arg)
+{
+	return smp_load_acquire(&cs.round) != *(int *)arg ||
+	       READ_ONCE(cs.stop);
+}
+
+static int cs_worker(void *arg)
+{
+	int seen = 0;
+
+	(void)arg;
+	for (;;) {
+		wait_event_fn(&cs.wq, cs_news, &seen);
+		if (READ_ONCE(cs.stop))
+			break;
+		/* Acquire: pairs with the release of round, after comp. */
+		seen = smp_load_acquire(&cs.round);
+		complete(READ_ONCE(cs.comp));
+	}
+	complete(&cs.exited);
+	return 0;
+}
+
+/* One round; the completion dies with this frame.  Returns 1 if hit. */
+static noinline int cs_round(unsigned int n)
+{
+	struct completion done;
+	volatile u8 *p = (volatile u8 *)&done;
+
+	init_completion(&done);
+	WRITE_ONCE(cs.comp, &done);
+	smp_store_release(&cs.round, cs.round + 1);
+	wake_up_all(&cs.wq);
+	for (unsigned int i = 0; i < n; i++)
+		wait_for_completion(&done);
+	/* What the next call's frame would do to it: overwrite it. */
+	for (size_t i = 0; i < sizeof(done); i++)
+		p[i] = CSTRESS_POISON;
+	/* Leave a late complete() time to land on the poison. */
+	busy_wait_ns(2 * CSTRESS_DELAY_NS);
+	for (size_t i = 0; i < sizeof(done); i++)
+		if (p[i] != CSTRESS_POISON)
+			return 1;
+	return 0;
+}
+
+static struct completion cs_pair;
+static int cs_pair_got;
+
+static int cs_pair_waiter(void *arg)
+{
+	(void)arg;
+	if (wait_for_completion_timeout(&cs_pair, 50 * NSEC_PER_MSEC))
+		__atomic_add_fetch(&cs_pair_got, 1, __ATOMIC_SEQ_CST);
+	complete(&cs.exited);
+	return 0;
+}
+
+KTEST(completion_stress)
+{
+	unsigned int n = num_online_cpus();
+	int cpu, hits = 0, bad = 0, doubles = 0;
+
+	cs.round = 0;
+	cs.stop = 0;
+	init_waitqueue_head(&cs.wq);
+	init_completion(&cs.exited);
+	for_each_online_cpu(cpu)
+		kthread_run(cs_worker, NULL, cpu, "cstress");
+	WRITE_ONCE(complete_delay_ns, CSTRESS_DELAY_NS);
+	for (int r = 0; r < CSTRESS_ROUNDS; r++)
+		hits += cs_round(n);
+	WRITE_ONCE(complete_delay_ns, 0);
+	WRITE_ONCE(cs.stop, 1);
+	wake_up_all(&cs.wq);
+	for (unsigned int i = 0; i < n; i++)
+		wait_for_completion(&cs.exited);
+	ktap_diag("%d rounds of %u completers (%lu us in each complete()): %d frames written after their waiter returned",
+		  CSTRESS_ROUNDS, n, CSTRESS_DELAY_NS / NSEC_PER_USEC, hits);
+	bad |= KT_EXPECT(hits == 0,
+			 "complete() wrote to a completion after its waiter returned (%d rounds)",
+			 hits);
+
+	/* Two waiters, one complete(): exactly one returns true. */
+	for (int r = 0; r < 20; r++) {
+		init_completion(&cs_pair);
+		init_completion(&cs.exited);
+		cs_pair_got = 0;
+		kthread_run(cs_pair_waiter, NULL, ANY_CPU, "cs-pair");
+		kthread_run(cs_pair_waiter, NULL, ANY_CPU, "cs-pair");
+		msleep(1);
+		complete(&cs_pair);
+		wait_for_completion(&cs.exited);
+		wait_for_completion(&cs.exited);
+		if (cs_pair_got != 1 || cs_pair.done != 0)
+			doubles++;
+	}
+	bad |= KT_EXPECT(doubles == 0,
+			 "one complete() let %d pairs of waiters both (or neither) return",
+			 doubles);
 	return bad;
 }
 
