@@ -21,9 +21,15 @@
 
 bool local_softirq_pending(void);
 
-static bool idle_has_work(int cpu)
+/*
+ * May the tick stop?  Not while RCU has callbacks here (the grace periods
+ * they wait for need this CPU's tick: rcu_needs_cpu()), nor while a
+ * softirq is pending (the next interrupt's irq_exit() runs it).  Neither
+ * is a reason not to halt: the running tick wakes us.
+ */
+static bool idle_keep_tick(int cpu)
 {
-	return this_cpu_read(need_resched) || local_softirq_pending() ||
+	return !READ_ONCE(nohz_enabled) || local_softirq_pending() ||
 	       rcu_needs_cpu(cpu);
 }
 
@@ -38,8 +44,8 @@ static void idle_nohz(int cpu)
 	rcu_enter_nohz();
 	trace_event(TRACE_IDLE_ENTER, 0, 0);
 	WRITE_ONCE(pc->in_idle, 1);
-	/* nohz_enabled is re-read so that nohz=off takes effect at once. */
-	while (!idle_has_work(cpu) && READ_ONCE(nohz_enabled)) {
+	while (!this_cpu_read(need_resched) && !idle_keep_tick(cpu)) {
+		pc->stats.idle_halts++;
 		arch_idle_sleep();	/* sti; hlt: handlers run here */
 		local_irq_disable();
 	}
@@ -55,27 +61,38 @@ static void idle_nohz(int cpu)
  * The idle task runs with preemption disabled, as in Linux: an interrupt
  * that makes a thread runnable must not switch away from the middle of
  * idle_nohz() (the CPU would run the thread while RCU still counts it as
- * dynticks-idle).  It schedules only from the top of its loop.
+ * dynticks-idle).  It schedules only from the top of its loop.  Every pass
+ * either schedules or halts: a CPU with callbacks queued halts with its
+ * tick running, as nohz=off does, instead of spinning (which would steal
+ * the host's time from the CPUs that drive the grace period).
  */
 __noreturn void cpu_idle_loop(void)
 {
 	int cpu = raw_smp_processor_id();
+	struct percpu *pc = this_cpu();
 
 	preempt_disable();
 	for (;;) {
+		u64 halts = pc->stats.idle_halts;
+
 		local_irq_disable();
-		if (!idle_has_work(cpu)) {
-			if (nohz_enabled)
-				idle_nohz(cpu);
-			else
-				arch_idle_sleep();	/* tick keeps running */
-		}
-		local_irq_enable();
-		printk_flush_nmi();
 		if (this_cpu_read(need_resched)) {
+			local_irq_enable();
 			preempt_enable_no_resched();
 			schedule();
 			preempt_disable();
+			continue;
 		}
+		if (!idle_keep_tick(cpu)) {
+			idle_nohz(cpu);
+		} else {
+			pc->stats.idle_halts++;
+			arch_idle_sleep();	/* tick keeps running */
+		}
+		local_irq_enable();
+		/* A pass that neither scheduled nor halted: a spin. */
+		if (pc->stats.idle_halts == halts)
+			pc->stats.idle_spins++;
+		printk_flush_nmi();
 	}
 }

@@ -81,6 +81,8 @@ void irq_exit(void)
 
 void nmi_enter(void)
 {
+	this_cpu_inc(nmi_path);		/* first: printk's NMI test */
+	barrier();
 	count_entry(&this_cpu()->stats.nmis_from_idle);
 	rcu_irq_enter();
 	/* NMIs count as hardirq too, so in_interrupt() is true inside. */
@@ -94,6 +96,8 @@ void nmi_exit(void)
 	barrier();
 	preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
 	rcu_irq_exit();
+	barrier();
+	this_cpu_dec(nmi_path);		/* last */
 }
 
 void handle_irq(int kind, bool interrupted_irqs_on)

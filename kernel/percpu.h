@@ -20,6 +20,8 @@ struct cpu_stats {
 	u64 idle_enter;		/* entries to dynticks idle */
 	u64 idle_exit;
 	u64 idle_ns;		/* time spent in dynticks idle */
+	u64 idle_halts;		/* idle-loop passes that halted */
+	u64 idle_spins;		/* passes that neither halted nor scheduled */
 	u64 irqs;		/* all device IRQs and IPIs */
 	u64 nmis;
 	u64 irqs_from_idle;	/* IRQs that found the CPU dynticks-idle */
@@ -44,6 +46,13 @@ struct percpu {
 	int in_idle;			/* in the idle loop's sleep section */
 	u64 idle_since_ns;
 	unsigned long nmi_interrupted_ip;	/* where the current NMI hit */
+	/*
+	 * Depth of nmi_enter()..nmi_exit(), whole: in_nmi() is false in
+	 * their RCU steps (the count is raised after rcu_irq_enter() and
+	 * dropped before rcu_irq_exit()), yet a WARN there is still in an
+	 * NMI and must not take the console lock.
+	 */
+	int nmi_path;
 	struct cpu_stats stats;
 } __cacheline_aligned;
 

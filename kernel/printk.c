@@ -24,6 +24,21 @@ struct nmi_buf {
 } __cacheline_aligned;
 
 static struct nmi_buf nmi_bufs[NR_CPUS];
+/*
+ * Appends to any ring, and the count the last flush drained up to: a
+ * flush with nothing to drain (the idle loop's, on every pass) takes no
+ * lock.
+ */
+static u64 nmi_appended, nmi_flushed;
+
+/*
+ * NMI context for printk: inside an NMI handler, or in nmi_enter()/
+ * nmi_exit() around it, where in_nmi() is not yet (or no longer) true.
+ */
+static bool printk_in_nmi(void)
+{
+	return in_nmi() || this_cpu_read(nmi_path);
+}
 
 static void console_write(const char *s)
 {
@@ -61,11 +76,20 @@ static void nmi_buf_append(const char *s)
 	}
 	/* The flusher reads data[] only up to head: publish data first. */
 	smp_store_release(&b->head, head);
+	/* Fully ordered: after the head store, which a flush that sees the
+	 * new count reads next. */
+	__atomic_add_fetch(&nmi_appended, 1, __ATOMIC_SEQ_CST);
 }
 
 static void __flush_nmi_locked(void)
 {
 	char c[2] = { 0, 0 };
+	/* Acquire: the rings' heads below are at least as new as this. */
+	u64 appended = smp_load_acquire(&nmi_appended);
+
+	if (appended == nmi_flushed)
+		return;
+	nmi_flushed = appended;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct nmi_buf *b = &nmi_bufs[cpu];
@@ -83,11 +107,35 @@ void printk_flush_nmi(void)
 {
 	unsigned long flags;
 
-	if (in_nmi())
+	if (printk_in_nmi())
+		return;
+	/* Racy peek: a miss is drained by the next flush or printk. */
+	if (READ_ONCE(nmi_appended) == READ_ONCE(nmi_flushed))
 		return;
 	spin_lock_irqsave(&console_lock, flags);
 	__flush_nmi_locked();
 	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+/*
+ * At exit (arch_exit(), after a panic perhaps): the lock may be held by
+ * this CPU, interrupted by the NMI that is exiting, or by a CPU that will
+ * never release it.  Try it for a bounded time, then drain without it:
+ * a garbled line beats losing the NMI's report and the exit status.
+ */
+void printk_flush_nmi_emergency(void)
+{
+	u64 end = ktime_get_ns() + 100 * NSEC_PER_MSEC;
+
+	while (!spin_trylock(&console_lock)) {
+		if (ktime_get_ns() > end) {
+			__flush_nmi_locked();
+			return;
+		}
+		arch_cpu_relax();
+	}
+	__flush_nmi_locked();
+	spin_unlock(&console_lock);
 }
 
 static void vprintk_raw(bool prefix, const char *fmt, va_list ap)
@@ -99,7 +147,7 @@ static void vprintk_raw(bool prefix, const char *fmt, va_list ap)
 		format_line(line, sizeof(line), fmt, ap);
 	else
 		vsnprintf(line, sizeof(line), fmt, ap);
-	if (in_nmi()) {
+	if (printk_in_nmi()) {
 		nmi_buf_append(line);
 		return;
 	}

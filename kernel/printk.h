@@ -16,5 +16,6 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 __printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
 /* Emit what NMI handlers left in the per-CPU buffers. */
 void printk_flush_nmi(void);
+void printk_flush_nmi_emergency(void);
 
 #endif

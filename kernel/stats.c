@@ -19,11 +19,11 @@ void ktap_print_stats(void)
 	for_each_online_cpu(cpu) {
 		struct cpu_stats *s = &per_cpu_area(cpu)->stats;
 
-		ktap_diag("stats cpu%d: ticks=%lu idle_enter=%lu idle_exit=%lu idle_ms=%lu irqs=%lu nmis=%lu irqs_from_idle=%lu nmis_from_idle=%lu max_irq_depth=%u",
+		ktap_diag("stats cpu%d: ticks=%lu idle_enter=%lu idle_exit=%lu idle_ms=%lu irqs=%lu nmis=%lu irqs_from_idle=%lu nmis_from_idle=%lu max_irq_depth=%u idle_halts=%lu idle_spins=%lu",
 			  cpu, s->ticks, s->idle_enter, s->idle_exit,
 			  (u64)(s->idle_ns / NSEC_PER_MSEC), s->irqs, s->nmis,
 			  s->irqs_from_idle, s->nmis_from_idle,
-			  s->max_irq_depth);
+			  s->max_irq_depth, s->idle_halts, s->idle_spins);
 		for (int k = 0; k < NR_IRQ_KINDS; k++) {
 			u32 n = s->irq_by_vector[arch_irq_vector(k)];
 

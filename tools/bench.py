@@ -153,6 +153,26 @@ def table(runs, accel, host):
             f"| {ratio(i['median_us'], base['median_us'])} "
             f"| {ratio(b['median_us'], base_busy['median_us'])} |")
     L += ["",
+          "## Idle-loop passes per 100 grace periods",
+          "",
+          "Counted over the same 200 synchronize_rcu() calls, summed over "
+          "all CPUs: passes of the idle loop that halted (`hlt`) and "
+          "passes that neither halted nor scheduled (a spin). A CPU "
+          "whose thread waits in synchronize_rcu() has callbacks queued "
+          "and keeps its tick; it must still halt between ticks, so "
+          "spins should be 0.",
+          "",
+          "| CPUs | N−1 idle: halts | spins | all busy: halts | spins |",
+          "|---:|---:|---:|---:|---:|"]
+    for n in cpus:
+        i = find(runs[n]["figs"], "idle_passes", mode="idle")
+        b = find(runs[n]["figs"], "idle_passes", mode="busy")
+        if not i or not b:
+            L.append(f"| {n} | (no figures) | | | |")
+            continue
+        L.append(f"| {n} | {i['halts_per_100gp']} | {i['spins_per_100gp']} "
+                 f"| {b['halts_per_100gp']} | {b['spins_per_100gp']} |")
+    L += ["",
           "## Idle CPUs: ticks and wake-ups per 1000 grace periods",
           "",
           "CPU 0 runs synchronize_rcu() back to back; the other CPUs have "

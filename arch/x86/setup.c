@@ -48,7 +48,8 @@ void arch_cpu_init(struct percpu *pc)
 
 void arch_exit(bool pass)
 {
-	printk_flush_nmi();
+	/* Bounded: the console lock may never be free (see printk.c). */
+	printk_flush_nmi_emergency();
 	outl(DEBUG_EXIT_PORT, pass ? DEBUG_EXIT_PASS : DEBUG_EXIT_FAIL);
 	/* No isa-debug-exit device: stop here. */
 	arch_halt_forever();

@@ -65,16 +65,30 @@ static int spinner(void *arg)
 	return 0;
 }
 
+/* Idle-loop passes on all CPUs: those that halted, those that spun. */
+static void idle_passes(u64 *halts, u64 *spins)
+{
+	int cpu;
+
+	*halts = *spins = 0;
+	for_each_online_cpu(cpu) {
+		*halts += READ_ONCE(per_cpu_area(cpu)->stats.idle_halts);
+		*spins += READ_ONCE(per_cpu_area(cpu)->stats.idle_spins);
+	}
+}
+
 static void gp_latency(const char *mode)
 {
-	u64 med, p99;
+	u64 med, p99, h0, s0, h1, s1;
 
+	idle_passes(&h0, &s0);
 	for (int i = 0; i < GP_SAMPLES; i++) {
 		u64 t0 = ktime_get_ns();
 
 		synchronize_rcu();
 		gp_samples[i] = ktime_get_ns() - t0;
 	}
+	idle_passes(&h1, &s1);
 	sort_u64(gp_samples, GP_SAMPLES);
 	med = gp_samples[GP_SAMPLES / 2];
 	p99 = gp_samples[GP_SAMPLES * 99 / 100];
@@ -82,6 +96,10 @@ static void gp_latency(const char *mode)
 		  num_online_cpus(), mode, GP_SAMPLES, med / NSEC_PER_USEC,
 		  p99 / NSEC_PER_USEC, ns_to_tick10(med), ns_to_tick10(p99),
 		  tick_hz);
+	/* Per 100 GPs: a spinning idle loop makes thousands per GP. */
+	ktap_diag("bench idle_passes cpus=%u mode=%s gps=%d halts_per_100gp=%lu spins_per_100gp=%lu",
+		  num_online_cpus(), mode, GP_SAMPLES,
+		  (h1 - h0) * 100 / GP_SAMPLES, (s1 - s0) * 100 / GP_SAMPLES);
 }
 
 static void gp_latency_test(void *arg)

@@ -6,6 +6,7 @@
 #include "kernel/sort.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "rcu/rcupdate.h"
 #include "tests/kernel/util.h"
 
 struct tick_window {
@@ -188,5 +189,46 @@ KTEST(idle_wake_latency)
 		  lat[10] / NSEC_PER_USEC, lat[20] / NSEC_PER_USEC);
 	bad |= KT_EXPECT(lat[10] < NSEC_PER_MSEC, "median %lu us",
 			 lat[10] / NSEC_PER_USEC);
+	return bad;
+}
+
+/*
+ * Callbacks mean "keep the tick", not "do not halt".  A thread waits in
+ * synchronize_rcu() on the last CPU, so that CPU has a callback queued for
+ * every grace period and its idle loop keeps the tick: it must still halt
+ * between ticks.  No CPU's idle loop may pass without either halting or
+ * scheduling (a spin) during 100 grace periods.
+ */
+static void sync_100(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 100; i++)
+		synchronize_rcu();
+}
+
+KTEST(idle_no_spin)
+{
+	int cpu, last = 0, bad = 0;
+	u64 spins[NR_CPUS], halts[NR_CPUS];
+
+	for_each_online_cpu(cpu) {
+		spins[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.idle_spins);
+		halts[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.idle_halts);
+		last = cpu;
+	}
+	run_on_cpu(last, sync_100, NULL);
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *s = &per_cpu_area(cpu)->stats;
+		u64 ds = READ_ONCE(s->idle_spins) - spins[cpu];
+		u64 dh = READ_ONCE(s->idle_halts) - halts[cpu];
+
+		ktap_diag("cpu%d: %lu idle-loop halts, %lu spins in 100 GPs",
+			  cpu, dh, ds);
+		bad |= KT_EXPECT(ds == 0, "cpu%d: the idle loop spun %lu times",
+				 cpu, ds);
+	}
+	/* The waiter's CPU slept between ticks: the test saw a halt. */
+	bad |= KT_EXPECT(READ_ONCE(per_cpu_area(last)->stats.idle_halts) >
+			 halts[last], "cpu%d never halted", last);
 	return bad;
 }
