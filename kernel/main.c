@@ -42,9 +42,12 @@ void cpu_start(int cpu)
 	cpu_idle_loop();
 }
 
+static void kernel_main_late(void);
+
 void kernel_main(u64 magic, u64 mbi)
 {
 	arch_percpu_set_base(per_cpu_area(0));	/* before any lock */
+	arch_early_init();			/* faults are reported */
 	tsc_mark_boot();
 	arch_console_init();			/* COM1 */
 	printk("dynrcu: booting\n");
@@ -54,6 +57,19 @@ void kernel_main(u64 magic, u64 mbi)
 		arch_exit(false);
 	}
 	mm_init(&boot_info);			/* frame allocator */
+	/*
+	 * Leave the boot stack, which has no guard page (it sits in .bss
+	 * beside the boot page tables), for a guarded one: it becomes
+	 * idle/0's stack, so an overflow there is reported too.
+	 */
+	size_t size;
+	char *stack = arch_alloc_stack(&size);
+
+	arch_run_on_stack(stack + size, kernel_main_late);
+}
+
+static void kernel_main_late(void)
+{
 	arch_init(&boot_info);			/* ACPI, APIC, calibration */
 	sched_init();				/* run queues */
 	smp_init();				/* cross-CPU function calls */

@@ -88,5 +88,7 @@ static inline void cpu_relax(void)
 
 #define MSR_GS_BASE		0xc0000101
 #define MSR_APIC_BASE		0x1b
+#define APIC_BASE_EXTD		(1ULL << 10)	/* x2APIC mode */
+#define APIC_BASE_EN		(1ULL << 11)	/* global enable */
 
 #endif

@@ -4,6 +4,7 @@
  * double fault, machine check and page fault run on stacks of their own
  * (see idt_init()).  Each CPU needs its own TSS, hence its own GDT.
  */
+#include "asm/arch.h"
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"
@@ -42,11 +43,12 @@ void gdt_init_cpu(int cpu)
 	t->gdt[4] = base >> 32;
 
 	for (int i = 0; i < NR_IST; i++) {
-		void *stack = page_alloc(IST_STACK_SIZE / PAGE_SIZE);
+		size_t size;
+		/* Guarded: a handler that overflows faults, reported. */
+		void *stack = arch_alloc_stack(&size);
 
-		if (!stack)
-			panic("cpu%d: no memory for IST stack %d", cpu, i + 1);
-		t->tss.ist[i] = (u64)stack + IST_STACK_SIZE;
+		BUG_ON(size != IST_STACK_SIZE);
+		t->tss.ist[i] = (u64)stack + size;
 	}
 	t->tss.iomap_base = sizeof(t->tss);
 

@@ -6,6 +6,8 @@
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 
 static volatile u32 *lapic_mmio;
@@ -37,8 +39,19 @@ void lapic_cpu_init(void)
 {
 	u64 base = rdmsr(MSR_APIC_BASE);
 
+	/*
+	 * Firmware that left x2APIC on (EN and EXTD set): going straight to
+	 * xAPIC (EXTD clear, EN set) is an illegal transition and #GPs.
+	 * The legal path is through disabled (both clear), which resets the
+	 * APIC's state; we program all of it below anyway.
+	 */
+	if (base & APIC_BASE_EXTD) {
+		printk("lapic: firmware left x2APIC on: disabling, then xAPIC\n");
+		base &= ~(APIC_BASE_EN | APIC_BASE_EXTD);
+		wrmsr(MSR_APIC_BASE, base);
+	}
 	/* Global enable, in xAPIC mode (EXTD clear). */
-	wrmsr(MSR_APIC_BASE, (base | (1ULL << 11)) & ~(1ULL << 10));
+	wrmsr(MSR_APIC_BASE, (base | APIC_BASE_EN) & ~APIC_BASE_EXTD);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);	/* software enable */
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
@@ -61,8 +74,16 @@ void arch_eoi(void)
 	lapic_eoi();
 }
 
+/*
+ * Never from NMI context: an NMI that lands between our two ICR writes
+ * and sends an IPI of its own would leave ICR_HI naming its destination
+ * when we write ICR_LO (x2APIC's single 64-bit ICR write has no such
+ * window; xAPIC's two 32-bit halves do).  Disabling IRQs covers
+ * interrupts only.
+ */
 void lapic_send_icr(u32 apic_id, u32 low)
 {
+	BUG_ON(in_nmi() || this_cpu_read(nmi_path));
 	unsigned long flags = arch_local_irq_save();
 
 	lapic_write(LAPIC_ICR_HI, apic_id << 24);

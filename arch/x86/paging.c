@@ -76,3 +76,28 @@ bool arch_is_stack_guard(unsigned long addr)
 		return false;
 	return (addr - STACK_REGION) % STACK_SLOT < PAGE_SIZE;
 }
+
+/*
+ * Unmap page 0, so that a NULL dereference faults instead of reading or
+ * writing low memory.  The boot tables map the low 2 MiB with one large
+ * page: replace it with a page table of 4 KiB pages that leaves page 0
+ * out (the AP trampoline at 0x8000 and the rest stay identity-mapped).
+ * Boot CPU only, before the APs start (they load these tables) and after
+ * the last read of the BIOS data area (ACPI's EBDA pointer, at 0x40e).
+ */
+void paging_unmap_null_page(void)
+{
+	u64 *pdpt = (u64 *)(boot_pml4[0] & PTE_ADDR);
+	u64 *pd = (u64 *)(pdpt[0] & PTE_ADDR);
+	u64 *pt = page_alloc(1);
+
+	if (!pt)
+		panic("paging: out of memory for the low page table");
+	pt[0] = 0;
+	for (int i = 1; i < 512; i++)
+		pt[i] = (u64)i * PAGE_SIZE | PTE_P | PTE_W;
+	pd[0] = (u64)pt | PTE_P | PTE_W;
+	/* Drop the cached 2 MiB translation: reload CR3 (no PCID here). */
+	__asm__ __volatile__("movq %%cr3, %%rax\n\tmovq %%rax, %%cr3"
+			     ::: "rax", "memory");
+}

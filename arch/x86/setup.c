@@ -17,6 +17,7 @@
 void pic_disable(void);
 void ioapic_init(void);
 void tsc_mark_boot(void);
+void paging_unmap_null_page(void);
 
 void arch_percpu_set_base(struct percpu *pc)
 {
@@ -24,10 +25,27 @@ void arch_percpu_set_base(struct percpu *pc)
 	wrmsr(MSR_GS_BASE, (u64)pc);
 }
 
-void arch_init(struct boot_info *bi)
+void arch_early_init(void)
 {
 	idt_init();
-	acpi_init(bi->acpi_rsdp);
+	idt_load();
+}
+
+__noreturn void arch_run_on_stack(void *top, void (*fn)(void))
+{
+	/* rbp = 0 ends backtraces here: the old stack is left for good. */
+	__asm__ __volatile__("movq %0, %%rsp\n\t"
+			     "xorl %%ebp, %%ebp\n\t"
+			     "call *%1\n\t"
+			     "ud2"
+			     :: "r"(top), "r"(fn) : "memory");
+	__builtin_unreachable();
+}
+
+void arch_init(struct boot_info *bi)
+{
+	acpi_init(bi->acpi_rsdp);	/* may read the BIOS data area */
+	paging_unmap_null_page();	/* so NULL dereferences fault */
 	pic_disable();
 	ioapic_init();
 	lapic_init_base(acpi_platform.lapic_addr);
@@ -38,7 +56,8 @@ void arch_init(struct boot_info *bi)
 
 void arch_cpu_init(struct percpu *pc)
 {
-	gdt_init_cpu(pc->cpu);
+	gdt_init_cpu(pc->cpu);		/* TSS with the IST stacks */
+	idt_use_ist();
 	idt_load();
 	lapic_cpu_init();
 	if (lapic_id() != pc->apic_id)

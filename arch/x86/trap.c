@@ -11,6 +11,7 @@
 #include "arch/x86/lapic.h"
 #include "arch/x86/trap.h"
 #include "kernel/irq.h"
+#include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 
@@ -49,16 +50,27 @@ static void set_gate(int v, int ist)
 	idt[v].zero = 0;
 }
 
+/*
+ * Built and loaded first thing in kernel_main(), so that a fault in early
+ * boot is reported rather than triple-faulting.  No gate uses an IST
+ * stack yet: there is no TSS to hold them until gdt_init_cpu().
+ */
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
 		set_gate(v, 0);
-	/*
-	 * NMI, #DF and #MC can arrive on a broken or half-switched stack,
-	 * so they get stacks of their own.  #PF too: a kernel-stack overflow
-	 * faults on the guard page, and the CPU could not push the #PF frame
-	 * onto the overflowed stack.
-	 */
+}
+
+/*
+ * Once this CPU's TSS holds its IST stacks.  NMI, #DF and #MC can arrive
+ * on a broken or half-switched stack, so they get stacks of their own.
+ * #PF too: a kernel-stack overflow faults on the guard page, and the CPU
+ * could not push the #PF frame onto the overflowed stack.  The IDT is
+ * shared: the boot CPU sets these before any AP starts, and every AP
+ * loads its TSS before it loads the IDT.
+ */
+void idt_use_ist(void)
+{
 	set_gate(VEC_NMI, IST_NMI);
 	set_gate(VEC_DF, IST_DF);
 	set_gate(VEC_MC, IST_MC);
@@ -105,7 +117,8 @@ static __noreturn void exception_report(struct trap_frame *f)
 		       f->error & 1 ? "protection" : "not present",
 		       f->error & 2 ? "write" : "read",
 		       arch_is_stack_guard(cr2) ?
-		       " -- kernel stack overflow: guard page hit" : "");
+		       " -- kernel stack overflow: guard page hit" :
+		       cr2 < PAGE_SIZE ? " -- NULL pointer dereference" : "");
 	}
 	report("RAX %016lx RBX %016lx RCX %016lx RDX %016lx\n",
 	       f->rax, f->rbx, f->rcx, f->rdx);

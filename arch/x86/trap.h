@@ -23,7 +23,7 @@ struct trap_frame {
 #define IST_MC		3
 #define IST_PF		4
 #define NR_IST		4
-#define IST_STACK_SIZE	8192
+#define IST_STACK_SIZE	16384	/* arch_alloc_stack()'s, with a guard */
 
 /* Interrupt vectors.  Priority class = vector >> 4. */
 #define VEC_TEST_LOW	0x30
@@ -34,6 +34,7 @@ struct trap_frame {
 #define VEC_SPURIOUS	0xff
 
 void idt_init(void);
+void idt_use_ist(void);
 void idt_load(void);
 void gdt_init_cpu(int cpu);
 

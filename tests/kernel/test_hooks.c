@@ -4,6 +4,7 @@
  * the default suite: each runs only when named in tests=.
  */
 #include "kernel/bug.h"
+#include "kernel/irq.h"
 #include "kernel/irqflags.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
@@ -43,6 +44,49 @@ static noinline int recurse(int depth)
 KTEST_HOOK(hook_stack_overflow)
 {
 	return recurse(0);
+}
+
+KTEST_HOOK(hook_null_deref)
+{
+	/* Page 0 is unmapped: this faults with CR2 0, it does not read. */
+	volatile u64 *p = NULL;
+
+	return (int)*p;
+}
+
+static void overflow_fn(void *arg)
+{
+	(void)arg;
+	recurse(0);
+}
+
+/*
+ * Overflow CPU 0's idle stack (the boot CPU's, set up by kernel_main()):
+ * an interrupt handler runs on the stack it interrupted, so a cross-CPU
+ * call to idle CPU 0 recurses there.  Sent from CPU 1, so that CPU 0 is
+ * in its idle loop.
+ */
+static void send_overflow(void *arg)
+{
+	struct percpu *pc0 = per_cpu_area(0);
+
+	(void)arg;
+	/* Until the test thread on CPU 0 has gone to sleep. */
+	for (int i = 0; i < 1000 && READ_ONCE(pc0->curr_task) != pc0->idle;
+	     i++)
+		busy_wait_ns(NSEC_PER_MSEC);
+	ktap_diag("cpu0 runs %s", READ_ONCE(pc0->curr_task)->name);
+	smp_call_function_single(0, overflow_fn, NULL, true);
+}
+
+KTEST_HOOK(hook_stack_overflow_cpu0)
+{
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs");
+		return 1;
+	}
+	run_on_cpu(1, send_overflow, NULL);
+	return 1;
 }
 
 KTEST_HOOK(hook_hang)

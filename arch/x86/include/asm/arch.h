@@ -11,6 +11,10 @@
 struct boot_info;
 struct percpu;
 
+/* First thing on the boot CPU: exception handlers, so faults report. */
+void arch_early_init(void);
+/* Switch to the stack that ends at top and call fn there. */
+__noreturn void arch_run_on_stack(void *top, void (*fn)(void));
 /* Early boot: parse the boot loader's information into *bi. */
 void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
 /* Boot-CPU platform bring-up: tables, traps, APIC, timer calibration. */
