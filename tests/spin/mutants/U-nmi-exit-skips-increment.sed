@@ -1,0 +1,3 @@
+# model: dyntickRCU-unbounded.spin
+# what: as R-nmi-exit-skips-increment, on the abstract model
+/Block D: rcu_irq_exit()'s counter step/,/NMI_BLOCK_END/s/NMI_COUNTER_INC();/skip;/

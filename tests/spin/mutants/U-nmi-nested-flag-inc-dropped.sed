@@ -1,0 +1,8 @@
+# model: dyntickRCU-unbounded.spin
+# what: as R-nmi-nested-flag-inc-dropped, on the abstract model
+/Block A: entry/,/NMI_BLOCK_END/{
+/:: rcu_update_flag > 0 ->/{
+n
+s/rcu_update_flag++;/skip;/
+}
+}

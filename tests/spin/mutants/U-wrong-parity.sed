@@ -1,0 +1,3 @@
+# model: dyntickRCU-unbounded.spin
+# what: as R-wrong-parity, on the abstract model
+s/(ctr_d == D_TOP) || (ctr_par == 0)/(ctr_d == D_TOP) || (ctr_par == 1)/
