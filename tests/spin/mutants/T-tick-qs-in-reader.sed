@@ -1,0 +1,3 @@
+# model: dyntickRCU-tree.spin
+# what: the tick reports a quiescent state although the interrupted task is inside rcu_read_lock()
+s/:: outermost \&\& !in_reader \&\&/:: outermost \&\&/
