@@ -1,5 +1,6 @@
 # model: dyntickRCU-unbounded.spin
 # what: as R-irq-exit-counter-before-flag, on the abstract model
+# suite: unbounded (make verify-unbounded runs it, bounded and unbounded)
 /\/\* rcu_irq_exit() \*\//,/^stmt9_else:/{
 s/EXECUTE_IRQ(rcu_update_flag = tmp - 1; tmp = 0)/EXECUTE_IRQ(tmp = 0)/
 /:: rcu_update_flag == 0 -> skip;/{

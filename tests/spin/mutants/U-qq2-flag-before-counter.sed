@@ -1,5 +1,6 @@
 # model: dyntickRCU-unbounded.spin
 # what: as R-qq2-flag-before-counter, on the abstract model
+# suite: unbounded (make verify-unbounded runs it, bounded and unbounded)
 /if (!in_interrupt() \&\& counter even)/,/^stmt2_else:/{
 s/EXECUTE_IRQ(ctr_load(irq_cd, irq_cp))/EXECUTE_IRQ(@A@)/
 s/EXECUTE_IRQ(ctr_store_inc(irq_cd, irq_cp))/EXECUTE_IRQ(@B@)/
