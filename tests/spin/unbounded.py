@@ -53,6 +53,7 @@ def kind_of(res):
                    ('shouldexit', 'liveness'), ('acceptance', 'liveness'),
                    ('non-progress', 'liveness'),
                    ('old_gp_idle', 'safety'), ('&1', 'parity'),
+                   ('tmp>0', 'nesting WARN'), ('nmi_nesting', 'nesting WARN'),
                    ('ctr_par', 'parity'), ('assert', 'assertion')):
         if pat in e:
             return k
