@@ -71,8 +71,12 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
         f.write('\n'.join(jobs) + '\n')
     # Each job prints pan's output, then exits 1 if pan found an error,
     # so that --halt stops the others.
-    cmd = ('nice -n 10 ./pan {} 2>&1 | awk \'{print} '
-           '/errors: [1-9]/{e=1} END{exit e}\'')
+    # On a remote host pan is ./pan, copied by --basefile; for ":",
+    # parallel copies nothing into the scratch directory, so use ours.
+    here = os.path.join(os.path.abspath(d), 'pan')
+    cmd = ('P=./pan; [ -x "$P" ] || P=%s; '
+           'nice -n 10 "$P" {} 2>&1 | awk \'{print} '
+           '/errors: [1-9]/{e=1} END{exit e}\'' % here)
     pcmd = ['parallel', '--will-cite', '--tag', '--line-buffer',
             '--halt', 'now,fail=1', '--timeout', '%d' % max(budget, 1),
             '--basefile', 'pan', '--workdir', '...', '--cleanup',
@@ -88,7 +92,7 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
                        stderr=subprocess.STDOUT, universal_newlines=True)
     with open(os.path.join(d, 'swarm.out'), 'w') as f:
         f.write(p.stdout)
-    done = found = 0
+    done = found = noresult = 0
     total = 0
     for flags in jobs:
         lines = [l[len(flags) + 1:] for l in p.stdout.splitlines()
@@ -104,16 +108,20 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
         msg = run.first_error(out)
         if err and int(err.group(1)):
             found += 1
+        if not err:
+            noresult += 1
         print('%-58s %13s states  %s' % (
             flags, run.fmt_int(states),
-            msg or ('no error' if err else 'cut off')))
+            msg or ('no error' if err else 'NO RESULT: ' + lines[-1])))
     print('swarm: %d of %d runs reported, %s states visited in total (with '
           'overlap), %.0f s; parallel exit %d; %s' % (
               done, runs, run.fmt_int(total), time.time() - t0,
               p.returncode, 'ERROR FOUND' if found else 'no error found'))
     print('full output: %s' % os.path.relpath(
         os.path.join(d, 'swarm.out'), run.ROOT))
-    return 1 if found else 0
+    if found:
+        return 1
+    return 2 if noresult == done else 0
 
 
 def main():
