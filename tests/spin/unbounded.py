@@ -9,14 +9,15 @@ interrupts and NMIs, and the validation of its counter abstraction.
   2. The checks can fail.  Every mutant of the abstract model
      (mutants/U-*.sed) run unbounded must be caught, by the safety run or
      by the liveness run.
-  3. The abstraction is validated.  At each bound, the abstract model
+  3. The modern design's idle protocol (dyntickRCU-tree.spin): proved
+     the same way, its mutants caught.
+  4. The abstraction is validated.  At each bound, the abstract model
      with its loops bounded must give the same verdict as the concrete
      reduced model 7 (dyntickRCU-irq-nmi-ssl-reduced.spin), on the clean
      model and on every mutant pair (R-x, U-x): both pass, or both are
      caught by the same kind of check (safety, parity, liveness, the
      reduction's invariant, the reduction lint).
-  4. The modern design's idle protocol (dyntickRCU-tree.spin), if
-     present: proved the same way, its mutants caught.
+  5. State counts side by side at (1,1,1), (2,2,2), (3,3,3).
 
 It ends with "N passed, N failed" and exits non-zero on any failure.
 Usage: tests/spin/unbounded.py [--cube] [--no-validate]
@@ -234,13 +235,13 @@ def main():
     mutants_caught(t, 'U', MU, 'U-')
     if os.path.exists(os.path.join(run.HERE, MT)):
         print()
-        print('4. The modern design (%s)' % MT)
+        print('3. The modern design (%s), unbounded' % MT)
         prove(t, 'tree idle protocol, unbounded', MT)
         mutants_caught(t, 'T', MT, 'T-')
     table = []
     if '--no-validate' not in args:
         print()
-        print('3. The abstraction against the concrete reduced model 7, '
+        print('4. The abstraction against the concrete reduced model 7, '
               'loops bounded: same verdicts')
         table = validate(t, '--cube' in args)
     if os.path.exists(os.path.join(run.HERE, MT)):
