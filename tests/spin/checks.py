@@ -75,3 +75,18 @@ CHECKS.append(check('R model 7, reduced', 'dyntickRCU-irq-nmi-ssl-reduced.spin',
                     B_NMI, 'pass', 'same verdict as model 7', opt='-O0',
                     kind='extra'))
 RATIOS.append(('R model 7, reduced', '7 NMIs'))
+
+# Model 7 with the counter abstracted (docs/spin.md, section 7), its loops
+# bounded as in the reduced model: it must pass and catch every mutant
+# (mutants/U-*); "make verify-unbounded" runs it unbounded.
+CHECKS.append(check('U model 7, abstract counter', 'dyntickRCU-unbounded.spin',
+                    B_NMI, 'pass', 'same verdict as model 7', opt='-O0',
+                    kind='extra'))
+
+# The modern design's idle protocol (context tracking and Tree RCU's FQS
+# scan, docs/spin.md section 8), its loops bounded as model 7's: it must
+# pass and catch its mutants (mutants/T-*); "make verify-unbounded" proves
+# it unbounded.
+CHECKS.append(check('T tree idle protocol', 'dyntickRCU-tree.spin', B_NMI,
+                    'pass', 'Linux 6.12 design', opt='-O0', kind='extra'))
+RATIOS.append(('T tree idle protocol', '7 NMIs'))

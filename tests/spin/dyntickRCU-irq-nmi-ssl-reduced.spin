@@ -25,6 +25,18 @@
  *     read by no NMI step) waits for no NMI, merging it with the first
  *     test; i++ joins the step before it (it is local).
  *
+ * The invariant that keeps 3 sound: every atomic block of dyntick_nmi()
+ * holds at most one grace-period-visible access (a store to the counter
+ * or a load of grace_period_state), with only private steps and the
+ * in_dyntick_nmi acquire before it and only private steps and the
+ * release after it.  Two visible accesses in one block hide the window
+ * between them: moving the NMI reader's sample of grace_period_state into
+ * block A, the audit's edit, made a real bug pass at every bound up to
+ * (3,3,3).  The NMI_* macros assert the invariant as the model runs, and
+ * run.py's reduction lint rejects an access that bypasses them; the
+ * mutants R-nmi-early-gp-sample and R-nmi-early-gp-sample-raw show each
+ * check catching such an edit.
+ *
  * docs/spin.md gives the argument at length.  "make verify" checks that
  * this model catches every mutant of model 7 at small bounds (mutants/R-*);
  * "make verify-big" checks that it agrees with model 7, mutants included,
@@ -256,8 +268,27 @@ stmt9_else:
 }
 
 /*
+ * The reduction's invariant, checked while the model runs: each of the
+ * NMI's atomic blocks holds at most one grace-period-visible access (a
+ * store to the counter, a load of grace_period_state).  Every such access
+ * in dyntick_nmi() goes through one of the macros below, which assert
+ * that it is the block's first; NMI_BLOCK_END re-arms the check.  The
+ * ghost nmi_visible is 0 between steps, so it adds no states.  run.py
+ * rejects a raw access in dyntick_nmi() ("reduction lint"), so that an
+ * edit cannot bypass the check.
+ */
+byte nmi_visible = 0;
+
+#define NMI_VISIBLE	assert(nmi_visible == 0); nmi_visible = 1
+#define NMI_BLOCK_END	nmi_visible = 0
+#define NMI_GP_SAMPLE(v)	NMI_VISIBLE; v = (grace_period_state == GP_IDLE)
+#define NMI_GP_CHECK(v) \
+	NMI_VISIBLE; assert(!v || grace_period_state != GP_DONE)
+#define NMI_COUNTER_INC()	NMI_VISIBLE; dynticks_progress_counter++
+
+/*
  * The NMI handler in four blocks, each with at most one step that
- * another process can observe (marked "visible").
+ * another process can observe.
  */
 proctype dyntick_nmi()
 {
@@ -268,6 +299,7 @@ proctype dyntick_nmi()
 	do
 	:: i >= MAX_DYNTICK_LOOP_NMI -> break;
 	:: i < MAX_DYNTICK_LOOP_NMI ->
+		/* Block A: entry. */
 		atomic {
 			in_dyntick_nmi = 1;
 			/* rcu_irq_enter() */
@@ -279,18 +311,22 @@ proctype dyntick_nmi()
 			if
 			:: !in_interrupt &&
 			   (dynticks_progress_counter & 1) == 0 ->
-				dynticks_progress_counter++;	/* visible */
+				NMI_COUNTER_INC();
 				rcu_update_flag++;
 			:: else -> skip;
 			fi;
 			/* __irq_enter() */
 			in_interrupt++;
+			NMI_BLOCK_END;
 		}
-		/* The NMI handler's reader. */
-		old_gp_idle = (grace_period_state == GP_IDLE);	/* visible */
+		/* Block B: the NMI handler's reader starts. */
+		d_step {
+			NMI_GP_SAMPLE(old_gp_idle);
+			NMI_BLOCK_END;
+		}
+		/* Block C: the reader ends; exit up to the counter step. */
 		atomic {
-			assert(!old_gp_idle ||
-			       grace_period_state != GP_DONE);	/* visible */
+			NMI_GP_CHECK(old_gp_idle);
 			old_gp_idle = 0;
 			/* __irq_exit() */
 			in_interrupt--;
@@ -301,6 +337,7 @@ proctype dyntick_nmi()
 				exit_inc = (rcu_update_flag == 0);
 			:: else -> skip;
 			fi;
+			NMI_BLOCK_END;
 			if
 			:: !exit_inc ->
 				i++;
@@ -309,11 +346,13 @@ proctype dyntick_nmi()
 			:: else -> skip;
 			fi;
 		}
+		/* Block D: rcu_irq_exit()'s counter step. */
 		atomic {
-			dynticks_progress_counter++;		/* visible */
+			NMI_COUNTER_INC();
 			exit_inc = 0;
 			i++;
 			in_dyntick_nmi = 0;
+			NMI_BLOCK_END;
 		}
 nmi_next:	skip;
 	od;

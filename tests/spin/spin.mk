@@ -4,7 +4,7 @@
 
 SPIN_RUNNER := tests/spin/run.py
 
-.PHONY: verify verify-big
+.PHONY: verify verify-big verify-unbounded
 
 # The article's seven models, the weak-memory and atomic-counter
 # models, and every mutant; at most 60 s on two cores.
@@ -14,3 +14,10 @@ verify:
 # Model 7 exhaustively at the article's bounds (3,3,3).
 verify-big:
 	python3 $(SPIN_RUNNER) big
+
+# Model 7 for any number of idle transitions, interrupts and NMIs (the
+# counter abstraction), its mutants, and the abstraction's validation
+# against the concrete model at (1,1,1), (2,2,2), (3,3,3).  Pass
+# SPIN_UNBOUNDED_ARGS=--cube to validate at all 27 bounds up to (3,3,3).
+verify-unbounded:
+	python3 tests/spin/unbounded.py $(SPIN_UNBOUNDED_ARGS)

@@ -1,3 +1,3 @@
 # model: dyntickRCU-irq-nmi-ssl-reduced.spin
 # what: as 7-nmi-exit-skips-increment, on the reduced model
-/^proctype dyntick_nmi/,/dyntick_nmi_done = 1;/s/dynticks_progress_counter++;\t\t\/\* visible \*\//skip;/
+/Block D: rcu_irq_exit()'s counter step/,/NMI_BLOCK_END/s/NMI_COUNTER_INC();/skip;/
