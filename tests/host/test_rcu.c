@@ -95,7 +95,7 @@ static void sim_boot(int ncpus)
 	sim_ncpus = ncpus;
 	shim_now_ns = 1000000;
 	rcu_cpu_stall_timeout = 0;	/* tests that want it turn it on */
-	rcu_init();
+	rcupreempt_init();
 	shim_warn_count = 0;
 	shim_failed_count = 0;
 	shim_wait_timeouts = 0;
@@ -191,7 +191,7 @@ static u64 gps(void)
 {
 	struct rcu_stats_snapshot s;
 
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	return s.gp_completed;
 }
 
@@ -215,7 +215,7 @@ static void tcb_func(struct rcu_head *head)
 
 	c->invoked++;
 	c->cpu = shim_cpu;
-	c->completed_at_invoke = rcu_batches_completed();
+	c->completed_at_invoke = rcupreempt_batches_completed();
 	c->gps_at_invoke = gps();
 	c->order = tcb_order++;
 }
@@ -224,9 +224,9 @@ static void tcb_queue(struct tcb *c, int cpu)
 {
 	memset(c, 0, sizeof(*c));
 	on_cpu(cpu, NULL);
-	c->completed_at_call = rcu_batches_completed();
+	c->completed_at_call = rcupreempt_batches_completed();
 	c->gps_at_call = gps();
-	call_rcu(&c->head, tcb_func);
+	rcupreempt_call_rcu(&c->head, tcb_func);
 }
 
 /* ------------------------------------------------------------------ */
@@ -400,23 +400,23 @@ static void test_idle_reader_reported(void)
 	sim_boot(2);
 	sim_idle_enter(1);
 	on_cpu(1, &extra[3]);	/* a task running while "idle": a bug */
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	CHECK(shim_warn_count == 1, "WARN once (%d)", shim_warn_count);
 	CHECK(strstr(shim_last_warn, "reader while dynticks-idle") != NULL &&
 	      strstr(shim_last_warn, "cpu 1") != NULL &&
 	      strstr(shim_last_warn, "dynticks_progress_counter 2") != NULL,
 	      "names cpu and counter: %s", shim_last_warn);
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	CHECK(shim_warn_count == 1, "not repeated (%d)", shim_warn_count);
 	/* Inside an IRQ from idle the counter is odd: no report. */
 	on_cpu(0, NULL);
 	sim_idle_enter(0);
 	shim_local_irq_disable();
 	sim_irq_enter(0);
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	sim_irq_exit(0);
 	shim_local_irq_enable();
 	CHECK(shim_warn_count == 1, "irq reader on idle cpu is fine (%d)",
@@ -510,10 +510,10 @@ static void sim_nmi(void)
 	preempt_count_add(NMI_OFFSET);
 	if ((ctr(shim_cpu) & 1) == 0)
 		nmi_saw_even++;
-	rcu_read_lock();
-	rcu_read_lock();
-	rcu_read_unlock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
+	__rcu_read_unlock();
 	preempt_count_sub(NMI_OFFSET);
 	rcu_irq_exit();
 	nmi_flipctr_delta += rdp(shim_cpu)->rcu_flipctr[0] +
@@ -636,10 +636,10 @@ static void test_nmi_reader_interleave(void)
 		nmi_runs = 0;
 		on_cpu(0, &extra[0]);
 		shim_nmi_arm(k, sim_nmi);
-		rcu_read_lock();
+		__rcu_read_lock();
 		if (extra[0].rcu_read_lock_nesting != 1 || flipctr_sum(0) != 1)
 			bad++;
-		rcu_read_unlock();
+		__rcu_read_unlock();
 		shim_nmi_disarm();
 		if (nmi_runs)
 			fired++;
@@ -674,7 +674,7 @@ static void test_flip_machine(void)
 	CHECK(state() == rcu_try_flip_idle_state, "starts idle");
 	for (i = 0; i < 5; i++)
 		sim_tick_all();
-	CHECK(state() == rcu_try_flip_idle_state && rcu_batches_completed() == 0,
+	CHECK(state() == rcu_try_flip_idle_state && rcupreempt_batches_completed() == 0,
 	      "no callbacks, no grace period (state %d)", state());
 
 	tcb_queue(&c, 0);
@@ -682,7 +682,7 @@ static void test_flip_machine(void)
 	CHECK(state() == rcu_try_flip_waitack_state,
 	      "idle -> waitack on the tick of a CPU with callbacks (%s)",
 	      rcu_try_flip_state_name(state()));
-	CHECK(rcu_batches_completed() == 1, "completed++");
+	CHECK(rcupreempt_batches_completed() == 1, "completed++");
 	for (i = 0; i < 4; i++)
 		CHECK(rdp(i)->rcu_dyntick_snapshot == ctr(i),
 		      "cpu %d snapshot taken", i);
@@ -873,11 +873,11 @@ static void test_reader_blocks_waitzero(void)
 	sim_boot(3);
 	sim_idle_enter(2);
 	on_cpu(0, r);
-	rcu_read_lock();
-	rcu_read_lock();	/* nested */
+	__rcu_read_lock();
+	__rcu_read_lock();	/* nested */
 	CHECK(r->rcu_read_lock_nesting == 2, "nesting 2");
 	CHECK(rdp(0)->rcu_flipctr[0] == 1, "one count on cpu 0 idx 0");
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	CHECK(r->rcu_read_lock_nesting == 1 && flipctr_sum(0) == 1,
 	      "inner unlock only drops nesting");
 	tcb_queue(&c, 0);
@@ -890,14 +890,14 @@ static void test_reader_blocks_waitzero(void)
 
 	/* A reader that starts after the flip uses the new index. */
 	on_cpu(1, late);
-	rcu_read_lock();
+	__rcu_read_lock();
 	CHECK(late->rcu_flipctr_idx == 1, "late reader idx %d",
 	      late->rcu_flipctr_idx);
 
 	/* The old reader migrates to CPU 1 and unlocks there. */
 	r->cpu = 1;
 	on_cpu(1, r);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	CHECK(rdp(0)->rcu_flipctr[0] == 1 && rdp(1)->rcu_flipctr[0] == -1,
 	      "per-cpu counts 1 and -1 (%ld, %ld)", rdp(0)->rcu_flipctr[0],
 	      rdp(1)->rcu_flipctr[0]);
@@ -909,15 +909,15 @@ static void test_reader_blocks_waitzero(void)
 	CHECK(state() != rcu_try_flip_waitzero_state,
 	      "waitzero ends after the migrated unlock (%s)",
 	      rcu_try_flip_state_name(state()));
-	CHECK(rcu_batches_completed() == 1, "still the first GP");
+	CHECK(rcupreempt_batches_completed() == 1, "still the first GP");
 
 	/* The late reader now holds up the *next* grace period. */
 	for (i = 0; i < 200; i++)
 		sim_tick_all();
 	CHECK(state() == rcu_try_flip_waitzero_state &&
-	      rcu_batches_completed() == 2,
+	      rcupreempt_batches_completed() == 2,
 	      "late reader holds GP 2 in waitzero (%s, completed %ld)",
-	      rcu_try_flip_state_name(state()), rcu_batches_completed());
+	      rcu_try_flip_state_name(state()), rcupreempt_batches_completed());
 	/*
 	 * Not a safety requirement (the late reader began after call_rcu),
 	 * but what GP_STAGES = 2 implies: queued before GP 1's flip, the
@@ -925,7 +925,7 @@ static void test_reader_blocks_waitzero(void)
 	 */
 	CHECK(c.invoked == 0, "GP_STAGES=2: callback also waits out GP 2");
 	on_cpu(1, late);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	on_cpu(1, &tasks[1]);
 	for (i = 0; i < 100 && !c.invoked; i++)
 		sim_tick_all();
@@ -976,21 +976,21 @@ static void test_needs_cpu_pending(void)
 
 	cur_test = "needs_cpu_pending";
 	sim_boot(2);
-	CHECK(!rcu_needs_cpu(0) && !rcu_needs_cpu(1), "no callbacks: no need");
+	CHECK(!rcupreempt_needs_cpu(0) && !rcupreempt_needs_cpu(1), "no callbacks: no need");
 	CHECK(!rcu_pending(0) && !rcu_pending(1), "nothing pending");
 	tcb_queue(&c, 0);
-	CHECK(rcu_needs_cpu(0) && !rcu_needs_cpu(1), "cpu 0 needs its tick");
+	CHECK(rcupreempt_needs_cpu(0) && !rcupreempt_needs_cpu(1), "cpu 0 needs its tick");
 	CHECK(rcu_pending(0), "cpu 0 pending");
 	sim_tick(0);
-	CHECK(rcu_pending(1) && !rcu_needs_cpu(1),
+	CHECK(rcu_pending(1) && !rcupreempt_needs_cpu(1),
 	      "cpu 1 owes an ack (pending) but has no callbacks");
 	for (i = 0; i < 100 && !c.invoked; i++) {
 		sim_tick_all();
 		if (!c.invoked)
-			CHECK(rcu_needs_cpu(0), "needs cpu until invoked");
+			CHECK(rcupreempt_needs_cpu(0), "needs cpu until invoked");
 	}
 	CHECK(c.invoked == 1, "invoked");
-	CHECK(!rcu_needs_cpu(0), "no callbacks left: tick may stop");
+	CHECK(!rcupreempt_needs_cpu(0), "no callbacks left: tick may stop");
 	for (i = 0; i < 20; i++)
 		sim_tick_all();
 	CHECK(!rcu_pending(0) && !rcu_pending(1), "quiet again");
@@ -1019,7 +1019,7 @@ static void test_sync_and_barrier(void)
 	for (i = 0; i < 3; i++) {
 		before = (long)gps();
 		on_cpu(i, NULL);
-		synchronize_rcu();
+		rcupreempt_synchronize_rcu();
 		CHECK(shim_wait_timeouts == 0, "synchronize_rcu returned");
 		CHECK((long)gps() - before >= 1, "a full GP passed");
 	}
@@ -1027,14 +1027,14 @@ static void test_sync_and_barrier(void)
 	tcb_queue(&c[1], 1);
 	tcb_queue(&c[2], 1);
 	on_cpu(2, NULL);
-	rcu_barrier();
+	rcupreempt_barrier();
 	CHECK(shim_wait_timeouts == 0, "rcu_barrier returned");
 	CHECK(c[0].invoked == 1 && c[1].invoked == 1 && c[2].invoked == 1,
 	      "all queued callbacks ran (%d %d %d)", c[0].invoked,
 	      c[1].invoked, c[2].invoked);
-	CHECK(!rcu_needs_cpu(3), "idle cpu 3 got no barrier callback");
+	CHECK(!rcupreempt_needs_cpu(3), "idle cpu 3 got no barrier callback");
 	on_cpu(0, NULL);
-	rcu_barrier();		/* nothing queued: returns at once */
+	rcupreempt_barrier();		/* nothing queued: returns at once */
 	CHECK(shim_wait_timeouts == 0, "empty rcu_barrier returned");
 	shim_wait_driver = NULL;
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
@@ -1068,7 +1068,7 @@ static void test_stall(void)
 	rcu_cpu_stall_timeout = 2;
 	snprintf(r->name, TASK_NAME_LEN, "stuck_reader");
 	on_cpu(0, r);
-	rcu_read_lock();
+	__rcu_read_lock();
 	on_cpu(0, &tasks[0]);
 	tcb_queue(&c, 0);
 	for (i = 0; i < 1900; i++)
@@ -1093,12 +1093,12 @@ static void test_stall(void)
 	CHECK(count_substr(shim_console(), "detected stall") == 2,
 	      "repeats at the longer interval");
 	on_cpu(0, r);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	on_cpu(0, &tasks[0]);
 	for (i = 0; i < 100 && !c.invoked; i++)
 		sim_tick_all();
 	CHECK(c.invoked == 1, "recovers after the unlock");
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	CHECK(s.stalls == 2, "stats count 2 reports (%llu)",
 	      (unsigned long long)s.stalls);
 
@@ -1141,7 +1141,7 @@ static void test_stats(void)
 		for (i = 0; i < 100 && !c.invoked; i++)
 			sim_tick_all();
 	}
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	CHECK(s.cb_invoked == 20, "callbacks invoked %llu",
 	      (unsigned long long)s.cb_invoked);
 	CHECK(s.gp_completed >= 20 && s.flips >= s.gp_completed,
@@ -1164,7 +1164,7 @@ static void test_stats(void)
 	CHECK(total > 0 && s.state_ns[rcu_try_flip_waitack_state] > 0,
 	      "time in states accounted");
 	shim_console_clear();
-	rcu_stats_print();
+	rcupreempt_stats_print();
 	CHECK(count_substr(shim_console(), "# rcu: ") == 4,
 	      "four KTAP diagnostic lines:\n%s", shim_console());
 	CHECK(strstr(shim_console(), "ticks (HZ=1000)") != NULL,
