@@ -436,8 +436,13 @@ static void torture_thread_exit(void)
  */
 static void torture_check_ack(long g1)
 {
-	long ga = rcu_batches_completed(), gb;
-	int st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
+	long ga, gb;
+	int st;
+
+	if (rcu_flavor_is_tree())
+		return;		/* no flips: the 2008 flavour's check */
+	ga = rcu_batches_completed();
+	st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
 
 	gb = rcu_batches_completed();
 	if (gb >= g1 + 2 ||

@@ -32,6 +32,7 @@ static const struct rcu_flavor_ops *rcu_ops __read_mostly =
 
 static const struct rcu_flavor_ops *const rcu_flavors[] = {
 	[RCU_FLAVOR_RCUPREEMPT] = &rcupreempt_flavor_ops,
+	[RCU_FLAVOR_TREE] = &tree_flavor_ops,
 };
 
 bool rcu_select_flavor(void)
@@ -57,12 +58,18 @@ const char *rcu_flavor_name(void)
 
 void rcu_read_lock(void)
 {
-	__rcu_read_lock();
+	if (rcu_flavor == RCU_FLAVOR_TREE)
+		__rcu_read_lock_tree();
+	else
+		__rcu_read_lock();
 }
 
 void rcu_read_unlock(void)
 {
-	__rcu_read_unlock();
+	if (rcu_flavor == RCU_FLAVOR_TREE)
+		__rcu_read_unlock_tree();
+	else
+		__rcu_read_unlock();
 }
 
 /* ---- Update side and hooks: through the table ---- */
