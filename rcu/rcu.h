@@ -40,6 +40,11 @@ struct rcu_flavor_ops {
 	void (*stats_get)(struct rcu_stats_snapshot *s);
 };
 
+/* make bench's GP machinery accounting (rcu/update.c). */
+extern int rcu_account_gp_cycles;
+extern u64 rcu_gp_kthread_cycles;	/* rcu/tree.c: the kthread's work */
+u64 rcu_gp_machinery_cycles(void);
+
 extern const struct rcu_flavor_ops rcupreempt_flavor_ops;
 extern const struct rcu_flavor_ops tree_flavor_ops;
 

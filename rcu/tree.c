@@ -422,6 +422,7 @@ static bool rcu_gp_done(void)
 static void rcu_gp_fqs_loop(void)
 {
 	bool first = true;
+	u64 t0;
 
 	for (;;) {
 		WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
@@ -441,7 +442,9 @@ static void rcu_gp_fqs_loop(void)
 			if (rcu_gp_done())
 				break;
 		}
+		t0 = get_cycles();
 		rcu_gp_fqs(first);
+		rcu_gp_kthread_cycles += get_cycles() - t0;
 		first = false;
 		check_cpu_stall(ktime_get_ns());
 	}
@@ -476,8 +479,13 @@ static void rcu_gp_cleanup(void)
 	trace_event(TRACE_GP_STATE, RCU_GP_CLEANUP, (u32)rcu_state.gp_seq);
 }
 
+/* make bench: cycles the kthread works (not sleeps), rcu/update.c. */
+u64 rcu_gp_kthread_cycles;
+
 static int rcu_gp_kthread(void *arg)
 {
+	u64 t0;
+
 	(void)arg;
 	for (;;) {
 		rcu_gp_set_state(RCU_GP_IDLE);
@@ -491,9 +499,13 @@ static int rcu_gp_kthread(void *arg)
 			}
 			schedule();
 		}
+		t0 = get_cycles();
 		rcu_gp_init();
+		rcu_gp_kthread_cycles += get_cycles() - t0;
 		rcu_gp_fqs_loop();
+		t0 = get_cycles();
 		rcu_gp_cleanup();
+		rcu_gp_kthread_cycles += get_cycles() - t0;
 	}
 	return 0;
 }

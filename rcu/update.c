@@ -17,8 +17,10 @@
  */
 #include "kernel/bug.h"
 #include "kernel/param.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcu.h"
 
@@ -149,9 +151,35 @@ void rcu_init(void)
 	rcu_ops->init();
 }
 
+/*
+ * GP machinery accounting for make bench: cycles spent in the tick hook on
+ * every CPU (all of the 2008 flavour's machine; the tree's QS noting and
+ * callback advancing) plus the flavour's own (the tree's kthread).  Off
+ * unless a benchmark turns it on: one load and a not-taken branch.
+ */
+int rcu_account_gp_cycles;
+static u64 rcu_tick_cycles[NR_CPUS];
+
+u64 rcu_gp_machinery_cycles(void)
+{
+	u64 sum = READ_ONCE(rcu_gp_kthread_cycles);
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(rcu_tick_cycles[cpu]);
+	return sum;
+}
+
 void rcu_sched_clock_irq(int cpu)
 {
+	u64 t0;
+
+	if (likely(!READ_ONCE(rcu_account_gp_cycles))) {
+		rcu_ops->sched_clock_irq(cpu);
+		return;
+	}
+	t0 = get_cycles();
 	rcu_ops->sched_clock_irq(cpu);
+	rcu_tick_cycles[cpu] += get_cycles() - t0;
 }
 
 int rcu_needs_cpu(int cpu)

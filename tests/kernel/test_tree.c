@@ -55,8 +55,9 @@ static int tree_find_idle_cpu(int not)
 /* ---- A reader held on one CPU until released ---- */
 
 static struct {
-	volatile int started, release, done;
+	volatile int started, release, unlocked, done;
 	bool sleep;		/* sleep inside the reader (preempted) */
+	unsigned int irqoff_ms;	/* then spin with IRQs off after unlock */
 	struct task *task;
 } held;
 
@@ -71,14 +72,32 @@ static int held_reader(void *arg)
 		else
 			arch_cpu_relax();
 	}
-	rcu_read_unlock();
+	if (held.irqoff_ms) {
+		unsigned long flags;
+		u64 t0;
+
+		/*
+		 * No tick and no context switch from here: only the
+		 * unlock itself can have taken the task off blkd_tasks.
+		 */
+		local_irq_save(flags);
+		rcu_read_unlock();
+		smp_store_release(&held.unlocked, 1);
+		t0 = ktime_get_ns();
+		while (ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
+			arch_cpu_relax();
+		local_irq_restore(flags);
+	} else {
+		rcu_read_unlock();
+		smp_store_release(&held.unlocked, 1);
+	}
 	smp_store_release(&held.done, 1);
 	return 0;
 }
 
 static void held_start(int cpu, bool sleep)
 {
-	held.started = held.release = held.done = 0;
+	held.started = held.release = held.unlocked = held.done = 0;
 	held.sleep = sleep;
 	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
 	while (!smp_load_acquire(&held.started))
@@ -398,7 +417,13 @@ KTEST(rcu_tree_blocked_reader)
 	cpu = num_online_cpus() > 1 ? tree_find_idle_cpu(-1) : 0;
 	if (cpu < 0)
 		cpu = 0;
-	/* It sleeps in its reader: switched out, its CPU goes idle. */
+	/*
+	 * It sleeps in its reader: switched out, its CPU goes idle.  After
+	 * its unlock it spins 300 ms with IRQs off (on another CPU than
+	 * ours): the grace period must end meanwhile, so the unlock's slow
+	 * path, not a later tick or switch, took it off the list.
+	 */
+	held.irqoff_ms = cpu != raw_smp_processor_id() ? 300 : 0;
 	held_start(cpu, true);
 	c = start_poll_synchronize_rcu();
 	msleep(50);
@@ -415,7 +440,22 @@ KTEST(rcu_tree_blocked_reader)
 	fail |= KT_EXPECT(holds, "queued reader does not hold the GP");
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),
 			  "grace period ended under a preempted reader");
-	fail |= held_stop();
+	smp_store_release(&held.release, 1);
+	if (held.irqoff_ms) {
+		u64 t0 = ktime_get_ns();
+
+		fail |= KT_EXPECT(wait_flag(&held.unlocked, 5000), "unlocked");
+		while (!poll_state_synchronize_rcu(c) &&
+		       ktime_get_ns() - t0 < 150 * NSEC_PER_MSEC)
+			msleep(1);
+		fail |= KT_EXPECT(poll_state_synchronize_rcu(c) &&
+				  !READ_ONCE(held.done),
+				  "grace period did not end at the reader's unlock (still held %llu ms later)",
+				  (unsigned long long)(ktime_get_ns() - t0) /
+				  NSEC_PER_MSEC);
+	}
+	fail |= KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
+	held.irqoff_ms = 0;
 	synchronize_rcu();
 	fail |= KT_EXPECT(poll_state_synchronize_rcu(c), "GP after unlock");
 	spin_lock_irqsave(&rnp->lock, flags);
