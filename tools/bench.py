@@ -302,6 +302,7 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
                 status = 33
             else:
                 status, text, _ = boot.boot(kernel, n, f"rcu={fl} "
+                                            "test_timeout=900 "
                                             "tests=bench_flavor", timeout,
                                             log)
             problems = (["timeout"] if status is None
