@@ -67,7 +67,7 @@ const char *rcu_gp_state_name_tree(void)
 static void rcu_gp_set_state(int state)
 {
 	WRITE_ONCE(rcu_state.gp_state, state);
-	trace_event(TRACE_GP_STATE, (u32)state, (u32)rcu_state.gp_seq);
+	trace_event(TRACE_TREE_GP, (u32)state, (u32)rcu_state.gp_seq);
 }
 
 /* ------------------------------------------------------------------ */
@@ -326,7 +326,7 @@ static void rcu_gp_init(void)
 	rcu_state.n_gp_started++;
 	record_gp_stall_check_time(now);
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	trace_event(TRACE_GP_STATE, RCU_GP_INIT, (u32)rcu_state.gp_seq);
+	trace_event(TRACE_TREE_GP, RCU_GP_INIT, (u32)rcu_state.gp_seq);
 
 	/*
 	 * Root first, so that a leaf that empties at once finds its
@@ -375,6 +375,7 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 {
 	struct rcu_node *rnp;
 	unsigned long flags;
+	u32 excused = 0;
 
 	rcu_state.n_fqs_scans++;
 	rcu_for_each_leaf_node(rnp) {
@@ -390,6 +391,7 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 			if (f(rdp)) {
 				mask |= bit;
 				rdp->n_fqs_excused++;
+				excused++;
 			}
 		}
 		if (mask)
@@ -397,12 +399,12 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 		else
 			spin_unlock_irqrestore(&rnp->lock, flags);
 	}
+	trace_event(TRACE_TREE_FQS, f == rcu_watching_snap_save, excused);
 }
 
 static void rcu_gp_fqs(bool first_time)
 {
 	rcu_gp_set_state(RCU_GP_DOING_FQS);
-	trace_event(TRACE_GP_STATE, RCU_GP_DOING_FQS, (u32)rcu_state.gp_seq);
 	/*
 	 * Orders the grace period's start (and the CPUs' entries into it)
 	 * before the loads of their counters.
@@ -476,7 +478,7 @@ static void rcu_gp_cleanup(void)
 		rcu_state.gp_lat_max_ns = lat;
 	WRITE_ONCE(rcu_state.stall_next_ns, 0);
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	trace_event(TRACE_GP_STATE, RCU_GP_CLEANUP, (u32)rcu_state.gp_seq);
+	trace_event(TRACE_TREE_GP, RCU_GP_IDLE, (u32)rcu_state.gp_seq);
 }
 
 /* make bench: cycles the kthread works (not sleeps), rcu/update.c. */
