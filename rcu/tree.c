@@ -252,6 +252,30 @@ void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)
 }
 
 /*
+ * Give the callbacks that have no grace period yet the earliest one that
+ * covers them (a full grace period from now).  rdp->lock held.  Returns
+ * the gp_seq value to ask for in *s, and true if it must be asked for.
+ */
+static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
+{
+	if (rcu_segcblist_empty(&rdp->cblist))
+		return false;
+	/* The snapshot's barrier orders the enqueue before the request. */
+	*s = rcu_seq_snap(&rcu_state.gp_seq);
+	return rcu_segcblist_accelerate(&rdp->cblist, *s);
+}
+
+/*
+ * Move to DONE the callbacks whose grace period leaf rnp has seen end.
+ * rdp->lock held; returns true if callbacks are ready.
+ */
+static bool rcu_advance_cbs(struct rcu_node *rnp, struct rcu_tree_data *rdp)
+{
+	rcu_segcblist_advance(&rdp->cblist, rnp->gp_seq);
+	return rcu_segcblist_ready_cbs(&rdp->cblist);
+}
+
+/*
  * This CPU noticing grace-period changes at its leaf: callbacks whose
  * grace period ended move to DONE; a new grace period asks this CPU for a
  * quiescent state.  rnp->lock held (IRQs off), rnp is rdp's leaf.  Returns
@@ -265,8 +289,7 @@ bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
 	if (rdp->gp_seq == rnp->gp_seq)
 		return false;
 	spin_lock(&rdp->lock);
-	rcu_segcblist_advance(&rdp->cblist, rnp->gp_seq);
-	ready = rcu_segcblist_ready_cbs(&rdp->cblist);
+	ready = rcu_advance_cbs(rnp, rdp);
 	spin_unlock(&rdp->lock);
 	if (rcu_seq_state(rnp->gp_seq)) {
 		/* A grace period we have not seen started. */
@@ -541,10 +564,7 @@ static void rcu_sched_clock_irq_tree(int cpu)
 		spin_unlock(&rnp->lock);
 	}
 	spin_lock(&rdp->lock);
-	if (!rcu_segcblist_empty(&rdp->cblist)) {
-		s = rcu_seq_snap(&rcu_state.gp_seq);
-		need_gp = rcu_segcblist_accelerate(&rdp->cblist, s);
-	}
+	need_gp = rcu_accelerate_cbs(rdp, &s);
 	ready = rcu_segcblist_ready_cbs(&rdp->cblist);
 	spin_unlock(&rdp->lock);
 	if (need_gp)
@@ -588,7 +608,7 @@ static void call_rcu_tree(struct rcu_head *head,
 			  void (*func)(struct rcu_head *head))
 {
 	struct rcu_tree_data *rdp;
-	unsigned long flags, s;
+	unsigned long flags, s = 0;
 	bool need_gp;
 
 	head->func = func;
@@ -596,9 +616,7 @@ static void call_rcu_tree(struct rcu_head *head,
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
 	rcu_segcblist_enqueue(&rdp->cblist, head);
-	/* The snapshot's barrier orders the enqueue before the request. */
-	s = rcu_seq_snap(&rcu_state.gp_seq);
-	need_gp = rcu_segcblist_accelerate(&rdp->cblist, s);
+	need_gp = rcu_accelerate_cbs(rdp, &s);
 	spin_unlock_irqrestore(&rdp->lock, flags);
 	if (need_gp)
 		rcu_start_this_gp(s);

@@ -44,7 +44,7 @@ static void print_other_cpu_stall(u64 now)
 
 			if (!(rnp->qsmask & (1UL << (cpu - rnp->grplo))))
 				continue;
-			printk("rcu:   cpu %d (leaf %d-%d): %s, ct->state %#x nmi_nesting %#lx\n",
+			printk("rcu:   cpu %d (leaf %d-%d): %s, ct->state 0x%x nmi_nesting 0x%lx\n",
 			       cpu, rnp->grplo, rnp->grphi,
 			       READ_ONCE(ct->state) & CT_RCU_WATCHING ?
 			       "watching" : "idle",
