@@ -529,3 +529,33 @@ KTEST(rcu_tree_propagation)
 		  leaf->grphi, lvl);
 	return fail;
 }
+
+/*
+ * tests/xfail/tree_kthread_starved.scn: the grace-period kthread cannot
+ * run (its CPU spins with preemption off) while a reader on another CPU
+ * holds the grace period; the stall report must name both the CPU and
+ * the starved kthread.  Fails by design.
+ */
+KTEST_HOOK(hook_starve_gp_kthread)
+{
+	int cpu;
+	u64 t0;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2)
+		return KTEST_SKIP;
+	cpu = tree_find_idle_cpu(-1);
+	if (cpu < 0)
+		return 1;
+	held_start(cpu, false);
+	start_poll_synchronize_rcu();
+	msleep(20);
+	preempt_disable();
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < 6 * NSEC_PER_SEC)
+		arch_cpu_relax();
+	preempt_enable();
+	held_stop();
+	ktap_diag("the grace-period kthread was kept off its CPU for 6 s");
+	return 1;
+}
