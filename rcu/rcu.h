@@ -20,7 +20,8 @@ struct rcu_flavor_ops {
 	void (*synchronize_rcu_expedited)(void);	/* NULL: normal GP */
 	void (*rcu_barrier)(void);
 	long (*batches_completed)(void);
-	unsigned long (*get_state_synchronize_rcu)(void);	/* may be NULL */
+	/* The polled API: may be NULL (rcu/update.c's fallback). */
+	unsigned long (*get_state_synchronize_rcu)(void);
 	unsigned long (*start_poll_synchronize_rcu)(void);
 	bool (*poll_state_synchronize_rcu)(unsigned long cookie);
 	void (*sched_clock_irq)(int cpu);

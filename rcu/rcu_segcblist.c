@@ -92,7 +92,8 @@ void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq)
 struct rcu_head *rcu_segcblist_extract_done(struct rcu_segcblist *rsclp,
 					    long *n)
 {
-	struct rcu_head *list = rsclp->head, **tail = rsclp->tails[RCU_DONE_TAIL];
+	struct rcu_head **tail = rsclp->tails[RCU_DONE_TAIL];
+	struct rcu_head *list = rsclp->head;
 	long cnt = 0;
 
 	*n = 0;

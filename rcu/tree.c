@@ -120,10 +120,10 @@ static void rcu_init_geometry(void)
 			rnp->parent = l ? rcu_state.level[l - 1] + i / fan :
 					  NULL;
 			rnp->gp_seq = rcu_state.gp_seq;
+			n = rnp->grphi - rnp->grplo + 1;
 			if (l == levels - 1)
-				rnp->qsmaskinit = (rnp->grphi - rnp->grplo ==
-						   63) ? ~0UL :
-					(1UL << (rnp->grphi - rnp->grplo + 1)) - 1;
+				rnp->qsmaskinit = n == 64 ? ~0UL :
+						  (1UL << n) - 1;
 			if (rnp->parent)
 				rnp->parent->qsmaskinit |= rnp->grpmask;
 		}
@@ -145,8 +145,8 @@ static unsigned long rcu_node_online(struct rcu_node *rnp)
 	if (rcu_is_leaf_node(rnp))
 		return m;
 	/* Inner node: the children that cover an online CPU. */
-	for (struct rcu_node *c = rnp + 1; c < &rcu_state.node[rcu_state.num_nodes];
-	     c++) {
+	for (struct rcu_node *c = rnp + 1;
+	     c < &rcu_state.node[rcu_state.num_nodes]; c++) {
 		if (c->parent != rnp)
 			continue;
 		for (cpu = c->grplo; cpu <= c->grphi; cpu++)
@@ -209,7 +209,7 @@ void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
 		}
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
 		if (rnp->qsmask != 0 || rcu_preempt_blocked_readers_cgp(rnp)) {
-			/* Others below this node still hold the grace period. */
+			/* Others below this node still hold the GP. */
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return;
 		}
@@ -772,7 +772,8 @@ static void rcu_tree_init(void)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 		int leafcpu = cpu < rcu_state.ncpus ? cpu : 0;
-		struct rcu_node *leaf = rcu_state.level[rcu_state.num_levels - 1];
+		struct rcu_node *leaf =
+			rcu_state.level[rcu_state.num_levels - 1];
 
 		rdp->cpu = cpu;
 		rdp->mynode = leaf + leafcpu / (int)rcu_fanout_leaf;

@@ -144,7 +144,8 @@ void synchronize_rcu_expedited_tree(void)
 	     current->rcu_read_lock_nesting,
 	     "synchronize_rcu_expedited: cpu %d called from atomic context or a reader",
 	     raw_smp_processor_id());
-	wait_event_fn(&rcu_state.exp_wq, rcu_sleeplock_try, &rcu_state.exp_busy);
+	wait_event_fn(&rcu_state.exp_wq, rcu_sleeplock_try,
+		      &rcu_state.exp_busy);
 	init_completion(&done);
 	rcu_seq_start(&rcu_state.expedited_sequence);
 

@@ -129,7 +129,7 @@ void rcu_read_unlock_special(struct task *t)
 
 		WRITE_ONCE(t->rcu_read_unlock_special.b.blocked, 0);
 		spin_lock_irqsave(&rnp->lock, rflags);
-		/* Under the lock: rcu_gp_init() and the expedited path set them. */
+		/* Under the lock: rcu_gp_init() and tree_exp.c set them. */
 		gp = t->rcu_blocks_gp;
 		exp = t->rcu_blocks_exp;
 		list_del_init(&t->rcu_node_entry);

@@ -184,8 +184,9 @@ static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
 	 * pair of steps); a busy one takes no step at all.
 	 */
 	if (want_steps)
-		fail |= KT_EXPECT((after - before) >= want_steps * CT_RCU_WATCHING &&
-				  ((after - before) / CT_RCU_WATCHING) % 2 == 0,
+		fail |= KT_EXPECT(after - before >=
+					  want_steps * CT_RCU_WATCHING &&
+				  (after - before) / CT_RCU_WATCHING % 2 == 0,
 				  "%s: counter 0x%x -> 0x%x, want %d or more steps, even",
 				  what, before, after, want_steps);
 	else
