@@ -545,7 +545,7 @@ static void rcu_sched_clock_irq_tree(int cpu)
 	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 	struct rcu_node *rnp = rdp->mynode;
 	unsigned long s = 0;
-	bool need_gp = false, ready;
+	bool need_gp, ready;
 
 	/*
 	 * Outside any reader (the interrupted task's and every handler's
@@ -563,15 +563,24 @@ static void rcu_sched_clock_irq_tree(int cpu)
 			raise_softirq(RCU_SOFTIRQ);
 		spin_unlock(&rnp->lock);
 	}
-	spin_lock(&rdp->lock);
-	need_gp = rcu_accelerate_cbs(rdp, &s);
-	ready = rcu_segcblist_ready_cbs(&rdp->cblist);
-	spin_unlock(&rdp->lock);
-	if (need_gp)
-		rcu_start_this_gp(s);
-	if (ready)
-		raise_softirq(RCU_SOFTIRQ);
-	check_cpu_stall(ktime_get_ns());
+	/*
+	 * Callbacks: only this CPU adds to its list locklessly-visible
+	 * (rcu_barrier() entrains under the lock, and a list it found empty
+	 * it leaves alone), so an empty list needs no lock.
+	 */
+	if (!rcu_segcblist_empty(&rdp->cblist)) {
+		spin_lock(&rdp->lock);
+		need_gp = rcu_accelerate_cbs(rdp, &s);
+		ready = rcu_segcblist_ready_cbs(&rdp->cblist);
+		spin_unlock(&rdp->lock);
+		if (need_gp)
+			rcu_start_this_gp(s);
+		if (ready)
+			raise_softirq(RCU_SOFTIRQ);
+	}
+	/* A stall deadline is armed only while a grace period runs. */
+	if (READ_ONCE(rcu_state.stall_next_ns))
+		check_cpu_stall(ktime_get_ns());
 }
 
 /* RCU_SOFTIRQ: invoke this CPU's ready callbacks, IRQs on. */
