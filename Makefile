@@ -29,7 +29,7 @@ ISO	:= $(BUILD)/dynrcu.iso
 BUILD_DEPS := gcc make nasm binutils
 RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools python3
 
-.PHONY: all iso run test debug gdb clean deps-build deps-run kernel-test
+.PHONY: all iso run run-tree test debug gdb clean deps-build deps-run kernel-test
 
 all: $(KERNEL)
 
@@ -81,6 +81,10 @@ run: deps-run
 	@$(MAKE) --no-print-directory iso
 	python3 tests/harness.py --run --cpus $(SMP) --cmdline "$(CMDLINE)" \
 		--timeout $(RUN_TIMEOUT)
+
+# The same, booting the modern RCU (rcu=tree; the ISO's second GRUB entry).
+run-tree:
+	@$(MAKE) --no-print-directory run CMDLINE="rcu=tree $(CMDLINE)"
 
 debug: deps-run
 	@$(MAKE) --no-print-directory iso

@@ -19,6 +19,7 @@
 
 #define L1_CACHE_BYTES		64
 #define __cacheline_aligned	__aligned(L1_CACHE_BYTES)
+#define __read_mostly		__section(".data.read_mostly")
 
 /*
  * READ_ONCE()/WRITE_ONCE(): one untorn access the compiler may not fuse,

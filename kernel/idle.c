@@ -2,11 +2,11 @@
 /*
  * The idle loop and tickless idle.  With nothing to run and no RCU
  * callbacks, the CPU stops its tick, tells RCU it is entering dynticks
- * idle (rcu_enter_nohz(): from here on RCU need not wait for it), and
+ * idle (rcu_idle_enter(): from here on RCU need not wait for it), and
  * sleeps in hlt.  An interrupt that wakes nothing returns here and the
  * CPU goes back to sleep with the tick still stopped; only when there is
  * work (a runnable thread, or RCU callbacks queued by a handler) does it
- * leave: rcu_exit_nohz(), then the tick restarts.
+ * leave: rcu_idle_exit(), then the tick restarts.
  */
 #include "asm/arch.h"
 #include "kernel/irq.h"
@@ -41,7 +41,7 @@ static void idle_nohz(int cpu)
 	tick_nohz_stop();
 	pc->stats.idle_enter++;
 	pc->idle_since_ns = ktime_get_ns();
-	rcu_enter_nohz();
+	rcu_idle_enter();
 	trace_event(TRACE_IDLE_ENTER, 0, 0);
 	WRITE_ONCE(pc->in_idle, 1);
 	while (!this_cpu_read(need_resched) && !idle_keep_tick(cpu)) {
@@ -51,7 +51,7 @@ static void idle_nohz(int cpu)
 	}
 	WRITE_ONCE(pc->in_idle, 0);
 	trace_event(TRACE_IDLE_EXIT, 0, 0);
-	rcu_exit_nohz();
+	rcu_idle_exit();
 	pc->stats.idle_exit++;
 	pc->stats.idle_ns += ktime_get_ns() - pc->idle_since_ns;
 	tick_nohz_restart();

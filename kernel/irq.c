@@ -2,8 +2,11 @@
 /*
  * irq_enter/irq_exit and nmi_enter/nmi_exit, and interrupt dispatch.
  *
- * rcu_irq_enter() runs before the hardirq count is raised, and
- * rcu_irq_exit() after it is dropped: rcu_irq_enter() uses in_interrupt()
+ * RCU's hooks (rcu_hardirq_enter/exit(), rcu_nmi_enter/exit(): the 2008
+ * flavour's rcu_irq_enter/exit() for both, or the tree's ct_irq_enter/exit()
+ * and ct_nmi_enter/exit()) run outside the hardirq count: the entry hook
+ * runs before the count is raised, and the exit hook after it is dropped:
+ * the 2008 rcu_irq_enter() uses in_interrupt()
  * to tell the outermost handler (which may have to mark the CPU non-idle
  * by making dynticks_progress_counter odd) from nested ones, and it could
  * not if the count were already raised.  Deferred work runs between the
@@ -57,7 +60,7 @@ static void count_entry(u64 *from_idle)
 void irq_enter(void)
 {
 	count_entry(&this_cpu()->stats.irqs_from_idle);
-	rcu_irq_enter();
+	rcu_hardirq_enter();
 	preempt_count_add(HARDIRQ_OFFSET);
 	/* The compiler must not hoist the handler above the count. */
 	barrier();
@@ -76,7 +79,7 @@ void irq_exit(void)
 	/* Outermost level only: deferred work must not nest in a handler. */
 	if (!in_interrupt() && local_softirq_pending())
 		do_softirq();
-	rcu_irq_exit();
+	rcu_hardirq_exit();
 }
 
 void nmi_enter(void)
@@ -84,7 +87,7 @@ void nmi_enter(void)
 	this_cpu_inc(nmi_path);		/* first: printk's NMI test */
 	barrier();
 	count_entry(&this_cpu()->stats.nmis_from_idle);
-	rcu_irq_enter();
+	rcu_nmi_enter();
 	/* NMIs count as hardirq too, so in_interrupt() is true inside. */
 	preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
 	barrier();
@@ -95,7 +98,7 @@ void nmi_exit(void)
 {
 	barrier();
 	preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
-	rcu_irq_exit();
+	rcu_nmi_exit();
 	barrier();
 	this_cpu_dec(nmi_path);		/* last */
 }

@@ -52,7 +52,8 @@ void kernel_main(u64 magic, u64 mbi)
 	arch_console_init();			/* COM1 */
 	printk("dynrcu: booting\n");
 	arch_boot_info(&boot_info, magic, mbi);	/* multiboot2 tags */
-	if (!cmdline_parse(boot_info.cmdline) || !ktap_check_selection()) {
+	if (!cmdline_parse(boot_info.cmdline) || !ktap_check_selection() ||
+	    !rcu_select_flavor()) {
 		printk("dynrcu: bad kernel command line, stopping\n");
 		arch_exit(false);
 	}

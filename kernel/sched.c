@@ -20,6 +20,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "rcu/rcupdate.h"
 
 #define TIME_SLICE_NS	(10 * NSEC_PER_MSEC)
 
@@ -199,6 +200,7 @@ static void __schedule(bool preempt)
 	struct percpu *pc = this_cpu();
 	struct task *prev = pc->curr_task, *next;
 
+	rcu_note_context_switch(preempt);	/* rcu=tree: QS, blkd_tasks */
 	spin_lock(&rq->lock);
 	pc->need_resched = 0;
 	rq->prev_dest = -1;

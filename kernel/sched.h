@@ -14,6 +14,19 @@ enum task_state {
 };
 
 #define TASK_NAME_LEN	24
+
+struct rcu_node;
+
+/* rcu=tree: why a reader's outermost rcu_read_unlock() has work to do. */
+union rcu_special {
+	struct {
+		u8 blocked;	/* preempted in the reader: on blkd_tasks */
+		u8 need_qs;	/* the grace period waits on this CPU */
+		u8 exp_hint;	/* an expedited grace period does */
+		u8 pad;
+	} b;
+	u32 s;
+};
 #define ANY_CPU		(-1)
 
 struct task {
@@ -35,9 +48,16 @@ struct task {
 	struct list_head all_list;	/* on the global task list */
 	char name[TASK_NAME_LEN];
 
-	/* Preemptable RCU read side (rcu/rcupreempt.c). */
-	int rcu_read_lock_nesting;	/* depth of rcu_read_lock() */
-	int rcu_flipctr_idx;		/* rcu_flipctr[] of the outer lock */
+	/* RCU read side, both flavours: depth of rcu_read_lock(). */
+	int rcu_read_lock_nesting;
+	/* rcu=rcupreempt (rcu/rcupreempt.c): rcu_flipctr[] of the outer lock */
+	int rcu_flipctr_idx;
+	/* rcu=tree (rcu/tree_plugin.c): work for the outermost unlock, ... */
+	union rcu_special rcu_read_unlock_special;
+	struct list_head rcu_node_entry;	/* ... on blkd_tasks */
+	struct rcu_node *rcu_blocked_node;	/* ... of this leaf */
+	u8 rcu_blocks_gp;		/* holds the normal grace period */
+	u8 rcu_blocks_exp;		/* holds the expedited grace period */
 };
 
 #define current		(this_cpu_read(curr_task))

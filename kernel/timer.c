@@ -136,7 +136,7 @@ static void timer_interrupt(void)
 	pc->stats.tick_gap_us[pc->stats.tick_gap_idx++ % 64] =
 		(u32)((now - pc->stats.last_tick_ns) / NSEC_PER_USEC);
 	pc->stats.last_tick_ns = now;
-	rcu_check_callbacks(cpu);
+	rcu_sched_clock_irq(cpu);
 	scheduler_tick();
 }
 

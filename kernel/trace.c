@@ -61,6 +61,7 @@ static const char *const trace_type_names[TRACE_NR_TYPES] = {
 	[TRACE_READER_BEGIN] = "reader_begin",
 	[TRACE_READER_END] = "reader_end",
 	[TRACE_CALLBACK] = "callback", [TRACE_MARK] = "mark",
+	[TRACE_TREE_GP] = "tree_gp", [TRACE_TREE_FQS] = "tree_fqs",
 };
 
 /*

@@ -31,6 +31,8 @@ enum trace_type {
 	TRACE_READER_END,	/* sampled; a: index, b: pid */
 	TRACE_CALLBACK,		/* b: the callback function's address */
 	TRACE_MARK,		/* for benchmarks and tests */
+	TRACE_TREE_GP,		/* rcu=tree; a: RCU_GP_* state, b: gp_seq */
+	TRACE_TREE_FQS,		/* rcu=tree; a: first scan, b: CPUs excused */
 	TRACE_NR_TYPES,
 };
 

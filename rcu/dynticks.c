@@ -223,8 +223,8 @@ int rcu_try_flip_waitack_needed(int cpu)
 	/*
 	 * If the CPU remained in dynticks mode for the entire time
 	 * and didn't take any interrupts, NMIs, SMIs, or whatever,
-	 * then it cannot be in the middle of an rcu_read_lock(), so
-	 * the next rcu_read_lock() it executes must use the new value
+	 * then it cannot be in the middle of an __rcu_read_lock(), so
+	 * the next __rcu_read_lock() it executes must use the new value
 	 * of the counter.  So we can safely pretend that this CPU
 	 * already acknowledged the counter.
 	 */

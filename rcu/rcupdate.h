@@ -2,10 +2,17 @@
 /*
  * Read-copy update: the public API.
  *
- * The implementation is Linux 2.6.25's preemptable RCU (rcu/rcupreempt.c)
- * with its dynticks interface (rcu/dynticks.c); the specification is
- * shared/design/rcu.md.  Readers may be preempted, may migrate, may nest,
- * and may run in task, IRQ and NMI context.
+ * One API, two implementations ("flavours"), chosen at boot by rcu=:
+ *   rcu=rcupreempt (default): Linux 2.6.25's preemptable RCU with its
+ *     dynticks interface, the 2008 article's design (rcu/rcupreempt*.c,
+ *     rcu/dynticks.c; internals in rcu/rcupreempt.h);
+ *   rcu=tree: context tracking's atomic counter and preemptible Tree RCU,
+ *     the article's conclusion as Linux 6.12 built it (rcu/tree*.c,
+ *     rcu/context_tracking.c, rcu/rcu_segcblist.c; internals in
+ *     rcu/tree.h).
+ * rcu/update.c holds what both share: the rcu= option and the dispatch.
+ * Readers may be preempted, may migrate, may nest, and may run in task,
+ * IRQ and NMI context, in either flavour.
  */
 #ifndef RCU_RCUPDATE_H
 #define RCU_RCUPDATE_H
@@ -23,10 +30,11 @@ struct rcu_head {
 };
 
 /*
- * Read side.  Out of line: the outermost lock/unlock must run with local
- * interrupts disabled and in a careful order against NMIs (see
- * rcu/rcupreempt.c), which is not worth inlining into every caller.
- * Legal in task, softirq, hardirq and NMI context.
+ * Read side.  Out of line (rcu/update.c): one test of a __read_mostly
+ * flag picks the flavour (make bench measures what that costs).  The 2008
+ * flavour's outermost lock/unlock run with local interrupts disabled in a
+ * careful order against NMIs; the tree's only count their nesting.  Legal
+ * in task, softirq, hardirq and NMI context.
  */
 void rcu_read_lock(void);
 void rcu_read_unlock(void);
@@ -70,14 +78,52 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 /* Wait for a full grace period.  Task context only (it sleeps). */
 void synchronize_rcu(void);
 
+/*
+ * Wait for a full grace period, sooner, at the price of IPIs to CPUs that
+ * are not idle.  rcu=rcupreempt has no expedited machinery and waits for a
+ * normal grace period.  Task context only.
+ */
+void synchronize_rcu_expedited(void);
+
+/*
+ * The polled API (rcu=tree only; with rcu=rcupreempt, get/start return a
+ * cookie that poll reports done after a normal grace period, see
+ * rcu/update.c).  get_state_synchronize_rcu() returns a cookie; once
+ * poll_state_synchronize_rcu(cookie) returns true, a full grace period has
+ * elapsed since the get.  start_poll_synchronize_rcu() also makes sure a
+ * grace period will start.  cond_synchronize_rcu(cookie) waits only if the
+ * grace period has not elapsed yet.
+ */
+unsigned long get_state_synchronize_rcu(void);
+unsigned long start_poll_synchronize_rcu(void);
+bool poll_state_synchronize_rcu(unsigned long cookie);
+void cond_synchronize_rcu(unsigned long cookie);
+
 /* Wait until every callback queued before the call has run.  Task only. */
 void rcu_barrier(void);
 
 /*
- * The grace-period counter (the global `completed`): it rises by one at
- * every counter flip.  For tests and torture statistics.
+ * A grace-period counter that rises as grace periods complete: the 2008
+ * flavour's `completed` (one per flip), the tree's completed grace periods
+ * (gp_seq >> RCU_SEQ_CTR_SHIFT).  For tests and torture statistics.
  */
 long rcu_batches_completed(void);
+
+/* ---- Which flavour runs (rcu/update.c) ---- */
+
+enum rcu_flavor_id {
+	RCU_FLAVOR_RCUPREEMPT,		/* rcu=rcupreempt, the default */
+	RCU_FLAVOR_TREE,		/* rcu=tree */
+};
+/* Set once from rcu= before rcu_init(); read on every reader. */
+extern int rcu_flavor;
+static inline bool rcu_flavor_is_tree(void)
+{
+	return rcu_flavor == RCU_FLAVOR_TREE;
+}
+const char *rcu_flavor_name(void);
+/* Checks rcu= after the command line is parsed; false stops the boot. */
+bool rcu_select_flavor(void);
 
 /* ---- Kernel hooks: see docs/rcu.md, "What the kernel calls". ---- */
 
@@ -85,19 +131,64 @@ long rcu_batches_completed(void);
 void rcu_init(void);
 
 /* From each CPU's scheduling-clock tick: hardirq context, IRQs off. */
-void rcu_check_callbacks(int cpu);
-/* True if RCU has work for this CPU now (a cheap tick-path filter). */
-int rcu_pending(int cpu);
+void rcu_sched_clock_irq(int cpu);
 /* True while cpu has callbacks queued: keep its tick running. */
 int rcu_needs_cpu(int cpu);
+/*
+ * From __schedule(), IRQs off, before the switch: a context switch is a
+ * quiescent state, and a task preempted inside a reader must be queued
+ * (rcu=tree; a no-op for rcu=rcupreempt, whose readers need nothing).
+ */
+void rcu_note_context_switch(bool preempt);
 
-/* Dynticks interface (rcu/dynticks.c); also see rcu/rcupreempt.h. */
-void rcu_enter_nohz(void);
-void rcu_exit_nohz(void);
-void rcu_irq_enter(void);
-void rcu_irq_exit(void);
+/*
+ * The idle, IRQ and NMI hooks.  rcu=rcupreempt: rcu_enter_nohz(),
+ * rcu_exit_nohz(), and rcu_irq_enter()/rcu_irq_exit() for both IRQs and
+ * NMIs (rcu/dynticks.c).  rcu=tree: ct_idle_enter(), ct_idle_exit(),
+ * ct_irq_enter()/ct_irq_exit(), ct_nmi_enter()/ct_nmi_exit()
+ * (rcu/context_tracking.c).  The IRQ and NMI hooks run outside the
+ * hardirq count (kernel/irq.c).
+ */
+void rcu_idle_enter(void);
+void rcu_idle_exit(void);
+void rcu_hardirq_enter(void);
+void rcu_hardirq_exit(void);
+void rcu_nmi_enter(void);
+void rcu_nmi_exit(void);
 
-/* Print the RCU statistics as KTAP "# " diagnostics (rcu/stats.c). */
+/* Is RCU watching cpu now (not in an extended quiescent state)? */
+bool rcu_cpu_watching(int cpu);
+/*
+ * The per-CPU counter behind that answer, for diagnostics: the 2008
+ * dynticks_progress_counter (odd: watching), the tree's ct->state.
+ */
+long rcu_cpu_watching_counter(int cpu);
+/*
+ * From a handler at hardirq depth `depth` (an NMI counts one): did the
+ * outermost handler of this nest find the CPU idle to RCU and wake it?
+ * The 2008 flavour's rcu_update_flag == depth; the tree's nmi_nesting ==
+ * 2 * depth - 1 (1 for the handler that woke RCU, 2 for each nested one).
+ */
+bool rcu_entered_from_idle(unsigned int depth);
+/* The grace-period machine's state, for diagnostics. */
+const char *rcu_gp_state_name(void);
+
+/* Print the RCU statistics as KTAP "# " diagnostics. */
 void rcu_stats_print(void);
+
+/* A snapshot of the statistics, for tests (fields a flavour lacks are 0). */
+struct rcu_stats_snapshot {
+	u64 gp_completed;		/* grace periods completed */
+	u64 flips;			/* grace periods started */
+	u64 gp_lat_min_ns;
+	u64 gp_lat_median_ns;
+	u64 gp_lat_max_ns;
+	u64 state_ns[4];		/* rcu=rcupreempt: per flip state */
+	u64 cb_invoked;
+	u64 stalls;			/* stall reports printed */
+	u64 exp_completed;		/* rcu=tree: expedited GPs */
+	u64 fqs_scans;			/* rcu=tree: force_qs_rnp() passes */
+};
+void rcu_stats_get(struct rcu_stats_snapshot *s);
 
 #endif

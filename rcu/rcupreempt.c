@@ -26,9 +26,10 @@
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
+#include "rcu/rcu.h"
 
 /*
- * The counters start odd even before rcu_init(): a CPU that takes an
+ * The counters start odd even before rcupreempt_init(): a CPU that takes an
  * interrupt that early is running, not dynticks-idle.
  */
 struct rcu_data rcu_data[NR_CPUS] = {
@@ -55,7 +56,7 @@ const char *rcu_try_flip_state_name(int state)
 	return rcu_try_flip_state_names[state];
 }
 
-long rcu_batches_completed(void)
+long rcupreempt_batches_completed(void)
 {
 	return READ_ONCE(rcu_ctrlblk.completed);
 }
@@ -101,7 +102,7 @@ static noinline void rcu_read_lock_idle_report(struct rcu_data *rdp,
 /* Set only by a running torture test (torture_lock_delay_us). */
 void (*rcu_read_lock_delay_hook)(void);
 
-void rcu_read_lock(void)
+void __rcu_read_lock(void)
 {
 	struct task *t = current;
 	int nesting;
@@ -111,7 +112,7 @@ void rcu_read_lock(void)
 
 	nesting = READ_ONCE(t->rcu_read_lock_nesting);
 	if (nesting != 0) {
-		/* An enclosing rcu_read_lock() covers us; just count it. */
+		/* An enclosing __rcu_read_lock() covers us; just count it. */
 		WRITE_ONCE(t->rcu_read_lock_nesting, nesting + 1);
 		return;
 	}
@@ -159,7 +160,7 @@ void rcu_read_lock(void)
 	local_irq_restore(flags);
 }
 
-void rcu_read_unlock(void)
+void __rcu_read_unlock(void)
 {
 	struct task *t = current;
 	int nesting;
@@ -251,7 +252,7 @@ static void __rcu_advance_callbacks(struct rcu_data *rdp)
 		 * which the flip machine stored after the new
 		 * rcu_ctrlblk.completed) before our store of rcu_flip_seen
 		 * and before this CPU's later loads of completed in
-		 * rcu_read_lock(): once we ack, our readers use the new
+		 * __rcu_read_lock(): once we ack, our readers use the new
 		 * index.  Also orders this CPU's earlier rcu_flipctr[]
 		 * updates before the ack.
 		 */
@@ -288,7 +289,7 @@ static int rcu_try_flip_idle(void)
 	 * stores of rcu_flipped below and before the loads of
 	 * dynticks_progress_counter in dyntick_save_progress_counter():
 	 * a CPU that sees rcu_flipped, or whose snapshot shows it idle,
-	 * sees the new completed in its next rcu_read_lock().
+	 * sees the new completed in its next __rcu_read_lock().
 	 */
 	smp_mb();
 	for_each_online_cpu(cpu) {
@@ -479,7 +480,7 @@ void rcu_process_callbacks(void)
 	}
 	rdp->donelist = NULL;
 	rdp->donetail = &rdp->donelist;
-	/* rcu_barrier() must not miss callbacks that are in our hands. */
+	/* rcupreempt_barrier() must not miss callbacks that are in our hands. */
 	rdp->invoking++;
 	spin_unlock_irqrestore(&rdp->lock, flags);
 
@@ -501,7 +502,7 @@ void rcu_process_callbacks(void)
 /* Callback API                                                       */
 /* ------------------------------------------------------------------ */
 
-void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+void rcupreempt_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	unsigned long flags;
 	struct rcu_data *rdp;
@@ -535,7 +536,7 @@ static void wakeme_after_rcu(struct rcu_head *head)
 	complete(&rcu->completion);
 }
 
-void synchronize_rcu(void)
+void rcupreempt_synchronize_rcu(void)
 {
 	struct rcu_synchronize rcu;
 
@@ -543,17 +544,17 @@ void synchronize_rcu(void)
 	     "synchronize_rcu: cpu %d called from atomic context",
 	     raw_smp_processor_id());
 	init_completion(&rcu.completion);
-	call_rcu(&rcu.head, wakeme_after_rcu);
+	rcupreempt_call_rcu(&rcu.head, wakeme_after_rcu);
 	wait_for_completion(&rcu.completion);
 }
 
 /*
- * rcu_barrier(): append a marker callback behind every CPU's queue.  Only
+ * rcupreempt_barrier(): append a marker callback behind every CPU's queue.  Only
  * the owning CPU advances and invokes its lists, in order, so when a
  * marker runs every callback queued on that CPU before it has run.  A CPU
  * with nothing queued and nothing being invoked is skipped, which also
  * means we never hand callbacks to a CPU whose tick may be stopped
- * (rcu_needs_cpu() was false when it stopped it, and only that CPU can
+ * (rcupreempt_needs_cpu() was false when it stopped it, and only that CPU can
  * make its own lists non-empty again - except us, and we add only to
  * non-empty ones).  No cross-CPU call is needed.
  */
@@ -589,7 +590,7 @@ static void rcu_barrier_callback(struct rcu_head *head)
 	rcu_barrier_put(bc->state);
 }
 
-void rcu_barrier(void)
+void rcupreempt_barrier(void)
 {
 	struct rcu_barrier_state s;
 	unsigned long flags;
@@ -609,7 +610,7 @@ void rcu_barrier(void)
 		h->func = rcu_barrier_callback;
 		h->next = NULL;
 		spin_lock_irqsave(&rdp->lock, flags);
-		if (rcu_needs_cpu(cpu) || rdp->invoking) {
+		if (rcupreempt_needs_cpu(cpu) || rdp->invoking) {
 			spin_lock(&s.lock);
 			s.count++;
 			spin_unlock(&s.lock);
@@ -666,7 +667,7 @@ int rcu_pending(int cpu)
  * advance.  A CPU without callbacks owes the flip machine nothing that the
  * dynticks check cannot excuse, so it may stop its tick.
  */
-int rcu_needs_cpu(int cpu)
+int rcupreempt_needs_cpu(int cpu)
 {
 	return rcu_has_callbacks(RCU_DATA_CPU(cpu));
 }
@@ -675,7 +676,7 @@ int rcu_needs_cpu(int cpu)
 /* Boot                                                               */
 /* ------------------------------------------------------------------ */
 
-void rcu_init(void)
+void rcupreempt_init(void)
 {
 	int cpu;
 	int i;
@@ -708,3 +709,52 @@ void rcu_init(void)
 	rcu_stats_init(ktime_get_ns());
 	open_softirq(RCU_SOFTIRQ, rcu_process_callbacks);
 }
+
+/* ------------------------------------------------------------------ */
+/* The flavour's table (rcu/update.c dispatches through it)           */
+/* ------------------------------------------------------------------ */
+
+static bool rcupreempt_cpu_watching(int cpu)
+{
+	return READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter) & 0x1;
+}
+
+static long rcupreempt_watching_counter(int cpu)
+{
+	return READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
+}
+
+static bool rcupreempt_entered_from_idle(unsigned int depth)
+{
+	int cpu = raw_smp_processor_id();
+
+	return READ_ONCE(RCU_DATA_CPU(cpu)->rcu_update_flag) == (int)depth;
+}
+
+static const char *rcupreempt_gp_state_name(void)
+{
+	return rcu_try_flip_state_name(READ_ONCE(rcu_ctrlblk.rcu_try_flip_state));
+}
+
+const struct rcu_flavor_ops rcupreempt_flavor_ops = {
+	.name = "rcupreempt",
+	.init = rcupreempt_init,
+	.call_rcu = rcupreempt_call_rcu,
+	.synchronize_rcu = rcupreempt_synchronize_rcu,
+	.rcu_barrier = rcupreempt_barrier,
+	.batches_completed = rcupreempt_batches_completed,
+	.sched_clock_irq = rcu_check_callbacks,
+	.needs_cpu = rcupreempt_needs_cpu,
+	.idle_enter = rcu_enter_nohz,
+	.idle_exit = rcu_exit_nohz,
+	.irq_enter = rcu_irq_enter,
+	.irq_exit = rcu_irq_exit,
+	.nmi_enter = rcu_irq_enter,	/* 2.6.25: NMIs share the IRQ hooks */
+	.nmi_exit = rcu_irq_exit,
+	.cpu_watching = rcupreempt_cpu_watching,
+	.cpu_watching_counter = rcupreempt_watching_counter,
+	.entered_from_idle = rcupreempt_entered_from_idle,
+	.gp_state_name = rcupreempt_gp_state_name,
+	.stats_print = rcupreempt_stats_print,
+	.stats_get = rcupreempt_stats_get,
+};

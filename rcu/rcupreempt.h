@@ -69,7 +69,7 @@ struct rcu_data {
 
 	/*
 	 * Callbacks.  lock protects completed and the lists; only this CPU
-	 * advances and invokes them, rcu_barrier() may append remotely.
+	 * advances and invokes them, rcupreempt_barrier() may append remotely.
 	 */
 	struct spinlock lock;
 	long completed;			/* last global completed seen */
@@ -83,7 +83,7 @@ struct rcu_data {
 
 	/* Statistics (not read on any fast path). */
 	u64 n_cb_invoked;
-	int idle_reader_reported;	/* rcu_read_lock() on idle CPU seen */
+	int idle_reader_reported;	/* __rcu_read_lock() on idle CPU seen */
 } __cacheline_aligned;
 
 /* Global grace-period state. */
@@ -98,6 +98,32 @@ extern struct rcu_ctrlblk rcu_ctrlblk;
 
 #define RCU_DATA_CPU(cpu)	(&rcu_data[(cpu)])
 
+/*
+ * The 2008 flavour's entry points, under 2.6.25's names where it had them
+ * (__rcu_read_lock, rcu_check_callbacks, rcu_pending, rcu_enter_nohz, ...)
+ * and rcupreempt_ where the name is now the shared API's (rcu/update.c
+ * dispatches to these when rcu=rcupreempt).
+ */
+void __rcu_read_lock(void);
+void __rcu_read_unlock(void);
+void rcupreempt_call_rcu(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head));
+void rcupreempt_synchronize_rcu(void);
+void rcupreempt_barrier(void);
+long rcupreempt_batches_completed(void);
+void rcupreempt_init(void);
+void rcu_check_callbacks(int cpu);
+int rcu_pending(int cpu);
+int rcupreempt_needs_cpu(int cpu);
+void rcupreempt_stats_print(void);
+void rcupreempt_stats_get(struct rcu_stats_snapshot *s);
+
+/* Dynticks interface (rcu/dynticks.c). */
+void rcu_enter_nohz(void);
+void rcu_exit_nohz(void);
+void rcu_irq_enter(void);
+void rcu_irq_exit(void);
+
 /* rcu/dynticks.c */
 void dyntick_save_progress_counter(int cpu);
 int rcu_try_flip_waitack_needed(int cpu);
@@ -108,34 +134,23 @@ void rcu_dynticks_init_cpu(int cpu);
 const char *rcu_try_flip_state_name(int state);
 void rcu_process_callbacks(void);
 
-/* rcu/stall.c: both called with fliplock held. */
+/* rcu/rcupreempt_stall.c: both called with fliplock held. */
 void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 extern unsigned int rcu_cpu_stall_timeout;
 
 /*
- * Called by rcu_read_lock() between its load of completed and its counter
+ * Called by __rcu_read_lock() between its load of completed and its counter
  * increment, with interrupts off, when non-NULL: rcu/torture.c sets it
  * while a run with torture_lock_delay_us is active.
  */
 extern void (*rcu_read_lock_delay_hook)(void);
 
-/* rcu/stats.c: called with fliplock held. */
+/* rcu/rcupreempt_stats.c: called with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);
 
-/* A snapshot of the statistics, for tests. */
-struct rcu_stats_snapshot {
-	u64 gp_completed;		/* returns to the idle state */
-	u64 flips;			/* departures from the idle state */
-	u64 gp_lat_min_ns;
-	u64 gp_lat_median_ns;
-	u64 gp_lat_max_ns;
-	u64 state_ns[RCU_TRY_FLIP_NR_STATES];
-	u64 cb_invoked;
-	u64 stalls;			/* stall reports printed */
-};
-void rcu_stats_get(struct rcu_stats_snapshot *s);
+void rcupreempt_stats_get(struct rcu_stats_snapshot *s);
 void rcu_stats_stall_reported(void);
 
 #endif

@@ -225,8 +225,7 @@ static void torture_error(int kind, int ctx, int cpu,
 	first_err.pipe = pipe;
 	first_err.id = p ? READ_ONCE(p->rtort_id) : 0;
 	first_err.mbtest = mbtest;
-	first_err.counter =
-		READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
+	first_err.counter = rcu_cpu_watching_counter(cpu);
 }
 
 /* ---- The read side -------------------------------------------------- */
@@ -327,17 +326,17 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
  */
 static bool torture_entered_idle(int cpu, unsigned int depth)
 {
+	(void)cpu;
 	return hardirq_count() == depth * HARDIRQ_OFFSET &&
-	       READ_ONCE(RCU_DATA_CPU(cpu)->rcu_update_flag) == (int)depth;
+	       rcu_entered_from_idle(depth);
 }
 
 /* Inside any handler the CPU may run readers: the counter must be odd. */
 static void torture_check_odd(int cpu, int ctx)
 {
-	long c = READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
-
-	if (!(c & 0x1))
-		torture_error(ERR_EVEN, ctx, cpu, NULL, -1, c);
+	if (!rcu_cpu_watching(cpu))
+		torture_error(ERR_EVEN, ctx, cpu, NULL, -1,
+			      rcu_cpu_watching_counter(cpu));
 }
 
 static void torture_irq_high(void)
@@ -437,8 +436,13 @@ static void torture_thread_exit(void)
  */
 static void torture_check_ack(long g1)
 {
-	long ga = rcu_batches_completed(), gb;
-	int st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
+	long ga, gb;
+	int st;
+
+	if (rcu_flavor_is_tree())
+		return;		/* no flips: the 2008 flavour's check */
+	ga = rcu_batches_completed();
+	st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
 
 	gb = rcu_batches_completed();
 	if (gb >= g1 + 2 ||

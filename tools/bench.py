@@ -307,6 +307,76 @@ def off_path(kernel):
     return out
 
 
+FLAVORS = ("rcupreempt", "tree")
+
+
+def flavor_runs(kernel, cpus, timeout, from_logs):
+    """One boot per CPU count and RCU flavour of the bench_flavor hook."""
+    figs, bad = {}, 0
+    for n in cpus:
+        for fl in FLAVORS:
+            log = os.path.join(ROOT, "build", "bench", f"{fl}-smp{n}.log")
+            if from_logs:
+                with open(log, errors="replace") as f:
+                    text = f.read().replace("\r", "")
+                status = 33
+            else:
+                status, text, _ = boot.boot(kernel, n, f"rcu={fl} "
+                                            "test_timeout=900 "
+                                            "tests=bench_flavor", timeout,
+                                            log)
+            problems = (["timeout"] if status is None
+                        else harness.judge_ktap(text, status))
+            got = parse(text)
+            print(f"# bench: rcu={fl} {n} CPUs: {len(got)} figures"
+                  + (f"; PROBLEM: {'; '.join(problems[:3])}" if problems
+                     else "") + f" ({log})", flush=True)
+            if problems or not got:
+                bad += 1
+            figs[(fl, n)] = got
+    return figs, bad
+
+
+def flavor_table(figs, cpus):
+    out = ["## rcu=rcupreempt (2008) and rcu=tree side by side", "",
+           "`tests=bench_flavor`, one boot per flavour and CPU count. "
+           "Read side: the outermost `rcu_read_lock()`/`rcu_read_unlock()` "
+           "pair through the boot-time dispatch, that pair divided by a "
+           "bare `local_irq_save()`/`local_irq_restore()` pair, and the "
+           "flavour's own functions called directly (the difference is "
+           "what choosing at boot costs). Latencies are medians of 200; "
+           "idle CPUs' ticks and wake-ups per 1000 grace periods; GP "
+           "machinery: cycles in the tick hook on every CPU plus the "
+           "tree's kthread, per grace period.", "",
+           "| CPUs | rcu= | read pair (c) | ÷ irq pair | undispatched (c) "
+           "| sync idle (us) | exp idle (us) | sync busy (us) "
+           "| exp busy (us) | idle ticks/1000 GP | idle wake-ups/1000 GP "
+           "| exp: idle ticks, wake-ups/1000 | machinery c/GP |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in cpus:
+        for fl in FLAVORS:
+            f = figs.get((fl, n), [])
+            rd = find(f, "flavor_read") or {}
+            gi = find(f, "flavor_gp", mode="idle") or {}
+            gb = find(f, "flavor_gp", mode="busy") or {}
+            inn = find(f, "flavor_idle", kind="normal") or {}
+            ie = find(f, "flavor_idle", kind="expedited") or {}
+            out.append(
+                f"| {n} | {fl} | {rd.get('outer_pair_c', '-')} "
+                f"| {rd.get('outer_over_irq', '-')} "
+                f"| {rd.get('undispatched_pair_c', '-')} "
+                f"| {gi.get('sync_median_us', '-')} "
+                f"| {gi.get('exp_median_us', '-')} "
+                f"| {gb.get('sync_median_us', '-')} "
+                f"| {gb.get('exp_median_us', '-')} "
+                f"| {inn.get('idle_ticks_per_1000gp', '-')} "
+                f"| {inn.get('idle_wakeups_per_1000gp', '-')} "
+                f"| {ie.get('idle_ticks_per_1000gp', '-')}, "
+                f"{ie.get('idle_wakeups_per_1000gp', '-')} "
+                f"| {inn.get('machinery_cycles_per_gp', '-')} |")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpus", default=os.environ.get("BENCH_CPUS",
@@ -316,8 +386,18 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--from-logs", action="store_true",
                     help="no boots: rebuild the table from build/bench/")
+    ap.add_argument("--flavors-only", action="store_true",
+                    help="only the rcu=rcupreempt/rcu=tree comparison")
     args = ap.parse_args()
     kernel = os.path.join(ROOT, "build", "kernel.elf")
+    cpus = [int(c) for c in args.cpus.split(",")]
+    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+    ffigs, fbad = flavor_runs(kernel, cpus, args.timeout, args.from_logs)
+    ftable = flavor_table(ffigs, cpus)
+    if args.flavors_only:
+        for l in ftable:
+            print("# " + l if l else "#")
+        return 1 if fbad else 0
     accel = os.environ.get("ACCEL") or "tcg"
     runs = {}
     bad = 0
@@ -356,7 +436,8 @@ def main():
     host = (f"QEMU {accel.upper()}, `-cpu max`, 256 MiB, direct boot; "
             f"host load average {' '.join(load)} at the end; "
             f"kernel {rev}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    lines = table(runs, accel, host)
+    lines = table(runs, accel, host) + [""] + ftable
+    bad += fbad
     lines += ["", "## The trace's off path in the code", "",
               "`objdump` of this kernel: every load of `trace_enabled` at a "
               "hook site, and the instructions after it. Off, a site is "

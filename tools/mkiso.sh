@@ -14,8 +14,9 @@ log=$(mktemp)	# outside $dir: xorriso packs everything in $dir
 trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$kernel" "$dir/boot/kernel.elf"
-# boot/grub.cfg is the template: its multiboot2 line gets the command line.
-sed "s|^\([[:space:]]*multiboot2 /boot/kernel.elf\).*|\1 $cmdline|" \
+# boot/grub.cfg is the template: each multiboot2 line keeps its rcu= and
+# gets the command line after it.
+sed "s|^\([[:space:]]*multiboot2 /boot/kernel.elf\)\( rcu=[a-z]*\)\{0,1\}.*|\1\2 $cmdline|" \
 	"$(dirname "$0")/../boot/grub.cfg" > "$dir/boot/grub/grub.cfg"
 grub-mkrescue -o "$out.tmp" "$dir" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 mv "$out.tmp" "$out"

@@ -29,10 +29,11 @@ import sys
 # enum trace_type in kernel/trace.h
 (NONE, IDLE_ENTER, IDLE_EXIT, IRQ_ENTER, IRQ_EXIT, NMI_ENTER, NMI_EXIT,
  DYNTICKS, GP_STATE, FLIP_ACK, MB_ACK, READER_BEGIN, READER_END, CALLBACK,
- MARK) = range(15)
+ MARK, TREE_GP, TREE_FQS) = range(17)
 TYPE_NAMES = ["none", "idle_enter", "idle_exit", "irq_enter", "irq_exit",
               "nmi_enter", "nmi_exit", "dynticks", "gp_state", "flip_ack",
-              "mb_ack", "reader_begin", "reader_end", "callback", "mark"]
+              "mb_ack", "reader_begin", "reader_end", "callback", "mark",
+              "tree_gp", "tree_fqs"]
 STATES = ["idle", "waitack", "waitzero", "waitmb"]
 GP_TID = 1000
 PID = 1

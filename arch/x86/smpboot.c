@@ -114,3 +114,8 @@ void arch_start_secondaries(void)
 	}
 	printk("smp: %d application processors started\n", cpu - 1);
 }
+
+int arch_possible_cpus(void)
+{
+	return min(acpi_platform.nr_cpus, NR_CPUS);
+}

@@ -19,6 +19,8 @@
 #include "kernel/sched.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
+#include "rcu/rcu.h"
+#include "rcu/rcu_segcblist.h"
 #include "tests/host/shim.h"
 
 static int n_pass, n_fail;
@@ -95,7 +97,7 @@ static void sim_boot(int ncpus)
 	sim_ncpus = ncpus;
 	shim_now_ns = 1000000;
 	rcu_cpu_stall_timeout = 0;	/* tests that want it turn it on */
-	rcu_init();
+	rcupreempt_init();
 	shim_warn_count = 0;
 	shim_failed_count = 0;
 	shim_wait_timeouts = 0;
@@ -191,7 +193,7 @@ static u64 gps(void)
 {
 	struct rcu_stats_snapshot s;
 
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	return s.gp_completed;
 }
 
@@ -215,7 +217,7 @@ static void tcb_func(struct rcu_head *head)
 
 	c->invoked++;
 	c->cpu = shim_cpu;
-	c->completed_at_invoke = rcu_batches_completed();
+	c->completed_at_invoke = rcupreempt_batches_completed();
 	c->gps_at_invoke = gps();
 	c->order = tcb_order++;
 }
@@ -224,9 +226,9 @@ static void tcb_queue(struct tcb *c, int cpu)
 {
 	memset(c, 0, sizeof(*c));
 	on_cpu(cpu, NULL);
-	c->completed_at_call = rcu_batches_completed();
+	c->completed_at_call = rcupreempt_batches_completed();
 	c->gps_at_call = gps();
-	call_rcu(&c->head, tcb_func);
+	rcupreempt_call_rcu(&c->head, tcb_func);
 }
 
 /* ------------------------------------------------------------------ */
@@ -400,23 +402,23 @@ static void test_idle_reader_reported(void)
 	sim_boot(2);
 	sim_idle_enter(1);
 	on_cpu(1, &extra[3]);	/* a task running while "idle": a bug */
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	CHECK(shim_warn_count == 1, "WARN once (%d)", shim_warn_count);
 	CHECK(strstr(shim_last_warn, "reader while dynticks-idle") != NULL &&
 	      strstr(shim_last_warn, "cpu 1") != NULL &&
 	      strstr(shim_last_warn, "dynticks_progress_counter 2") != NULL,
 	      "names cpu and counter: %s", shim_last_warn);
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	CHECK(shim_warn_count == 1, "not repeated (%d)", shim_warn_count);
 	/* Inside an IRQ from idle the counter is odd: no report. */
 	on_cpu(0, NULL);
 	sim_idle_enter(0);
 	shim_local_irq_disable();
 	sim_irq_enter(0);
-	rcu_read_lock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
 	sim_irq_exit(0);
 	shim_local_irq_enable();
 	CHECK(shim_warn_count == 1, "irq reader on idle cpu is fine (%d)",
@@ -510,10 +512,10 @@ static void sim_nmi(void)
 	preempt_count_add(NMI_OFFSET);
 	if ((ctr(shim_cpu) & 1) == 0)
 		nmi_saw_even++;
-	rcu_read_lock();
-	rcu_read_lock();
-	rcu_read_unlock();
-	rcu_read_unlock();
+	__rcu_read_lock();
+	__rcu_read_lock();
+	__rcu_read_unlock();
+	__rcu_read_unlock();
 	preempt_count_sub(NMI_OFFSET);
 	rcu_irq_exit();
 	nmi_flipctr_delta += rdp(shim_cpu)->rcu_flipctr[0] +
@@ -636,10 +638,10 @@ static void test_nmi_reader_interleave(void)
 		nmi_runs = 0;
 		on_cpu(0, &extra[0]);
 		shim_nmi_arm(k, sim_nmi);
-		rcu_read_lock();
+		__rcu_read_lock();
 		if (extra[0].rcu_read_lock_nesting != 1 || flipctr_sum(0) != 1)
 			bad++;
-		rcu_read_unlock();
+		__rcu_read_unlock();
 		shim_nmi_disarm();
 		if (nmi_runs)
 			fired++;
@@ -674,7 +676,7 @@ static void test_flip_machine(void)
 	CHECK(state() == rcu_try_flip_idle_state, "starts idle");
 	for (i = 0; i < 5; i++)
 		sim_tick_all();
-	CHECK(state() == rcu_try_flip_idle_state && rcu_batches_completed() == 0,
+	CHECK(state() == rcu_try_flip_idle_state && rcupreempt_batches_completed() == 0,
 	      "no callbacks, no grace period (state %d)", state());
 
 	tcb_queue(&c, 0);
@@ -682,7 +684,7 @@ static void test_flip_machine(void)
 	CHECK(state() == rcu_try_flip_waitack_state,
 	      "idle -> waitack on the tick of a CPU with callbacks (%s)",
 	      rcu_try_flip_state_name(state()));
-	CHECK(rcu_batches_completed() == 1, "completed++");
+	CHECK(rcupreempt_batches_completed() == 1, "completed++");
 	for (i = 0; i < 4; i++)
 		CHECK(rdp(i)->rcu_dyntick_snapshot == ctr(i),
 		      "cpu %d snapshot taken", i);
@@ -873,11 +875,11 @@ static void test_reader_blocks_waitzero(void)
 	sim_boot(3);
 	sim_idle_enter(2);
 	on_cpu(0, r);
-	rcu_read_lock();
-	rcu_read_lock();	/* nested */
+	__rcu_read_lock();
+	__rcu_read_lock();	/* nested */
 	CHECK(r->rcu_read_lock_nesting == 2, "nesting 2");
 	CHECK(rdp(0)->rcu_flipctr[0] == 1, "one count on cpu 0 idx 0");
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	CHECK(r->rcu_read_lock_nesting == 1 && flipctr_sum(0) == 1,
 	      "inner unlock only drops nesting");
 	tcb_queue(&c, 0);
@@ -890,14 +892,14 @@ static void test_reader_blocks_waitzero(void)
 
 	/* A reader that starts after the flip uses the new index. */
 	on_cpu(1, late);
-	rcu_read_lock();
+	__rcu_read_lock();
 	CHECK(late->rcu_flipctr_idx == 1, "late reader idx %d",
 	      late->rcu_flipctr_idx);
 
 	/* The old reader migrates to CPU 1 and unlocks there. */
 	r->cpu = 1;
 	on_cpu(1, r);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	CHECK(rdp(0)->rcu_flipctr[0] == 1 && rdp(1)->rcu_flipctr[0] == -1,
 	      "per-cpu counts 1 and -1 (%ld, %ld)", rdp(0)->rcu_flipctr[0],
 	      rdp(1)->rcu_flipctr[0]);
@@ -909,15 +911,15 @@ static void test_reader_blocks_waitzero(void)
 	CHECK(state() != rcu_try_flip_waitzero_state,
 	      "waitzero ends after the migrated unlock (%s)",
 	      rcu_try_flip_state_name(state()));
-	CHECK(rcu_batches_completed() == 1, "still the first GP");
+	CHECK(rcupreempt_batches_completed() == 1, "still the first GP");
 
 	/* The late reader now holds up the *next* grace period. */
 	for (i = 0; i < 200; i++)
 		sim_tick_all();
 	CHECK(state() == rcu_try_flip_waitzero_state &&
-	      rcu_batches_completed() == 2,
+	      rcupreempt_batches_completed() == 2,
 	      "late reader holds GP 2 in waitzero (%s, completed %ld)",
-	      rcu_try_flip_state_name(state()), rcu_batches_completed());
+	      rcu_try_flip_state_name(state()), rcupreempt_batches_completed());
 	/*
 	 * Not a safety requirement (the late reader began after call_rcu),
 	 * but what GP_STAGES = 2 implies: queued before GP 1's flip, the
@@ -925,7 +927,7 @@ static void test_reader_blocks_waitzero(void)
 	 */
 	CHECK(c.invoked == 0, "GP_STAGES=2: callback also waits out GP 2");
 	on_cpu(1, late);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	on_cpu(1, &tasks[1]);
 	for (i = 0; i < 100 && !c.invoked; i++)
 		sim_tick_all();
@@ -976,21 +978,21 @@ static void test_needs_cpu_pending(void)
 
 	cur_test = "needs_cpu_pending";
 	sim_boot(2);
-	CHECK(!rcu_needs_cpu(0) && !rcu_needs_cpu(1), "no callbacks: no need");
+	CHECK(!rcupreempt_needs_cpu(0) && !rcupreempt_needs_cpu(1), "no callbacks: no need");
 	CHECK(!rcu_pending(0) && !rcu_pending(1), "nothing pending");
 	tcb_queue(&c, 0);
-	CHECK(rcu_needs_cpu(0) && !rcu_needs_cpu(1), "cpu 0 needs its tick");
+	CHECK(rcupreempt_needs_cpu(0) && !rcupreempt_needs_cpu(1), "cpu 0 needs its tick");
 	CHECK(rcu_pending(0), "cpu 0 pending");
 	sim_tick(0);
-	CHECK(rcu_pending(1) && !rcu_needs_cpu(1),
+	CHECK(rcu_pending(1) && !rcupreempt_needs_cpu(1),
 	      "cpu 1 owes an ack (pending) but has no callbacks");
 	for (i = 0; i < 100 && !c.invoked; i++) {
 		sim_tick_all();
 		if (!c.invoked)
-			CHECK(rcu_needs_cpu(0), "needs cpu until invoked");
+			CHECK(rcupreempt_needs_cpu(0), "needs cpu until invoked");
 	}
 	CHECK(c.invoked == 1, "invoked");
-	CHECK(!rcu_needs_cpu(0), "no callbacks left: tick may stop");
+	CHECK(!rcupreempt_needs_cpu(0), "no callbacks left: tick may stop");
 	for (i = 0; i < 20; i++)
 		sim_tick_all();
 	CHECK(!rcu_pending(0) && !rcu_pending(1), "quiet again");
@@ -1019,7 +1021,7 @@ static void test_sync_and_barrier(void)
 	for (i = 0; i < 3; i++) {
 		before = (long)gps();
 		on_cpu(i, NULL);
-		synchronize_rcu();
+		rcupreempt_synchronize_rcu();
 		CHECK(shim_wait_timeouts == 0, "synchronize_rcu returned");
 		CHECK((long)gps() - before >= 1, "a full GP passed");
 	}
@@ -1027,14 +1029,14 @@ static void test_sync_and_barrier(void)
 	tcb_queue(&c[1], 1);
 	tcb_queue(&c[2], 1);
 	on_cpu(2, NULL);
-	rcu_barrier();
+	rcupreempt_barrier();
 	CHECK(shim_wait_timeouts == 0, "rcu_barrier returned");
 	CHECK(c[0].invoked == 1 && c[1].invoked == 1 && c[2].invoked == 1,
 	      "all queued callbacks ran (%d %d %d)", c[0].invoked,
 	      c[1].invoked, c[2].invoked);
-	CHECK(!rcu_needs_cpu(3), "idle cpu 3 got no barrier callback");
+	CHECK(!rcupreempt_needs_cpu(3), "idle cpu 3 got no barrier callback");
 	on_cpu(0, NULL);
-	rcu_barrier();		/* nothing queued: returns at once */
+	rcupreempt_barrier();		/* nothing queued: returns at once */
 	CHECK(shim_wait_timeouts == 0, "empty rcu_barrier returned");
 	shim_wait_driver = NULL;
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
@@ -1068,7 +1070,7 @@ static void test_stall(void)
 	rcu_cpu_stall_timeout = 2;
 	snprintf(r->name, TASK_NAME_LEN, "stuck_reader");
 	on_cpu(0, r);
-	rcu_read_lock();
+	__rcu_read_lock();
 	on_cpu(0, &tasks[0]);
 	tcb_queue(&c, 0);
 	for (i = 0; i < 1900; i++)
@@ -1093,12 +1095,12 @@ static void test_stall(void)
 	CHECK(count_substr(shim_console(), "detected stall") == 2,
 	      "repeats at the longer interval");
 	on_cpu(0, r);
-	rcu_read_unlock();
+	__rcu_read_unlock();
 	on_cpu(0, &tasks[0]);
 	for (i = 0; i < 100 && !c.invoked; i++)
 		sim_tick_all();
 	CHECK(c.invoked == 1, "recovers after the unlock");
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	CHECK(s.stalls == 2, "stats count 2 reports (%llu)",
 	      (unsigned long long)s.stalls);
 
@@ -1141,7 +1143,7 @@ static void test_stats(void)
 		for (i = 0; i < 100 && !c.invoked; i++)
 			sim_tick_all();
 	}
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	CHECK(s.cb_invoked == 20, "callbacks invoked %llu",
 	      (unsigned long long)s.cb_invoked);
 	CHECK(s.gp_completed >= 20 && s.flips >= s.gp_completed,
@@ -1164,12 +1166,80 @@ static void test_stats(void)
 	CHECK(total > 0 && s.state_ns[rcu_try_flip_waitack_state] > 0,
 	      "time in states accounted");
 	shim_console_clear();
-	rcu_stats_print();
+	rcupreempt_stats_print();
 	CHECK(count_substr(shim_console(), "# rcu: ") == 4,
 	      "four KTAP diagnostic lines:\n%s", shim_console());
 	CHECK(strstr(shim_console(), "ticks (HZ=1000)") != NULL,
 	      "latency in ticks");
 	fputs(shim_console(), stdout);
+}
+
+/*
+ * rcu=tree's segmented callback list (rcu/rcu_segcblist.c): callbacks
+ * queued in two grace periods' time move to DONE only when the gp_seq
+ * they wait for is done, in order, and acceleration merges what it can.
+ */
+static struct rcu_head seg_cbs[6];
+
+static int seg_count(struct rcu_segcblist *l, int seg)
+{
+	struct rcu_head **p = seg ? l->tails[seg - 1] : &l->head;
+	int n = 0;
+
+	while (p != l->tails[seg]) {
+		n++;
+		p = &(*p)->next;
+	}
+	return n;
+}
+
+static void test_segcblist(void)
+{
+	struct rcu_segcblist l;
+	unsigned long seq = 0, s1, s2;
+	struct rcu_head *done;
+	long n;
+
+	cur_test = "segcblist";
+	rcu_segcblist_init(&l);
+	CHECK(rcu_segcblist_empty(&l), "starts empty");
+	/* Two callbacks while idle: they need the next GP (ends at 4). */
+	rcu_segcblist_enqueue(&l, &seg_cbs[0]);
+	rcu_segcblist_enqueue(&l, &seg_cbs[1]);
+	s1 = (seq + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
+	CHECK(s1 == 4, "snap of idle 0 is %lu", s1);
+	CHECK(rcu_segcblist_accelerate(&l, s1), "accelerated");
+	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 2, "2 in WAIT: %d",
+	      seg_count(&l, RCU_WAIT_TAIL));
+	/* A GP starts (seq 1); one more callback needs the one after. */
+	seq = 1;
+	rcu_segcblist_enqueue(&l, &seg_cbs[2]);
+	s2 = (seq + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
+	CHECK(s2 == 8, "snap during GP 1 is %lu", s2);
+	CHECK(rcu_segcblist_accelerate(&l, s2), "accelerated again");
+	CHECK(seg_count(&l, RCU_NEXT_READY_TAIL) == 1, "1 in NEXT_READY: %d",
+	      seg_count(&l, RCU_NEXT_READY_TAIL));
+	/* Nothing is done while GP 1 runs. */
+	rcu_segcblist_advance(&l, seq);
+	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 1");
+	/* GP 1 ends (seq 4): the first two are done, the third waits. */
+	seq = 4;
+	rcu_segcblist_advance(&l, seq);
+	CHECK(rcu_segcblist_ready_cbs(&l), "ready after GP 1");
+	done = rcu_segcblist_extract_done(&l, &n);
+	CHECK(n == 2 && done == &seg_cbs[0] && done->next == &seg_cbs[1] &&
+	      !seg_cbs[1].next, "extracted the first two in order (%ld)", n);
+	CHECK(!rcu_segcblist_empty(&l) && l.len == 1, "one left, len %ld",
+	      l.len);
+	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 1, "it moved to WAIT: %d",
+	      seg_count(&l, RCU_WAIT_TAIL));
+	/* GP 2 starts and ends: the third is done. */
+	rcu_segcblist_advance(&l, 5);
+	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 2");
+	rcu_segcblist_advance(&l, 8);
+	done = rcu_segcblist_extract_done(&l, &n);
+	CHECK(n == 1 && done == &seg_cbs[2], "the third after GP 2");
+	CHECK(rcu_segcblist_empty(&l) && l.len == 0, "empty at the end");
 }
 
 int main(int argc, char **argv)
@@ -1191,6 +1261,7 @@ int main(int argc, char **argv)
 	test_sync_and_barrier();
 	test_stall();
 	test_stats();
+	test_segcblist();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

@@ -23,6 +23,7 @@
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
+#include "rcu/rcu.h"
 #include "tests/kernel/util.h"
 
 #define GP_SAMPLES	200
@@ -333,5 +334,110 @@ KTEST_HOOK(bench_trace_cost)
 {
 	bench_boot_time();
 	run_on_cpu(0, trace_cost, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The two RCU flavours side by side (one boot per flavour)            */
+/* ------------------------------------------------------------------ */
+
+static u64 exp_samples[GP_SAMPLES];
+
+static void flavor_gp(const char *mode)
+{
+	for (int i = 0; i < GP_SAMPLES; i++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu();
+		gp_samples[i] = ktime_get_ns() - t0;
+		t0 = ktime_get_ns();
+		synchronize_rcu_expedited();
+		exp_samples[i] = ktime_get_ns() - t0;
+	}
+	sort_u64(gp_samples, GP_SAMPLES);
+	sort_u64(exp_samples, GP_SAMPLES);
+	ktap_diag("bench flavor_gp rcu=%s cpus=%u mode=%s sync_median_us=%lu exp_median_us=%lu",
+		  rcu_flavor_name(), num_online_cpus(), mode,
+		  gp_samples[GP_SAMPLES / 2] / NSEC_PER_USEC,
+		  exp_samples[GP_SAMPLES / 2] / NSEC_PER_USEC);
+}
+
+/* Ticks and wake-ups on the idle CPUs, and GP machinery cycles, per GP. */
+static void flavor_idle(const char *kind, bool exp)
+{
+	u64 ticks0[NR_CPUS], irqs0[NR_CPUS];
+	u64 ticks = 0, wakeups = 0, cyc0, cyc;
+	int self = raw_smp_processor_id(), cpu;
+
+	msleep(20);
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		ticks0[cpu] = READ_ONCE(st->ticks);
+		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
+	}
+	WRITE_ONCE(rcu_account_gp_cycles, 1);
+	cyc0 = rcu_gp_machinery_cycles();
+	for (int i = 0; i < IDLE_GPS; i++) {
+		if (exp)
+			synchronize_rcu_expedited();
+		else
+			synchronize_rcu();
+	}
+	cyc = rcu_gp_machinery_cycles() - cyc0;
+	WRITE_ONCE(rcu_account_gp_cycles, 0);
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		if (cpu == self)
+			continue;
+		ticks += READ_ONCE(st->ticks) - ticks0[cpu];
+		wakeups += READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
+			   irqs0[cpu];
+	}
+	ktap_diag("bench flavor_idle rcu=%s cpus=%u kind=%s gps=%d idle_ticks_per_1000gp=%lu idle_wakeups_per_1000gp=%lu machinery_cycles_per_gp=%lu",
+		  rcu_flavor_name(), num_online_cpus(), kind, IDLE_GPS,
+		  ticks * 1000 / IDLE_GPS, wakeups * 1000 / IDLE_GPS,
+		  cyc / IDLE_GPS);
+}
+
+static void flavor_test(void *arg)
+{
+	int self = raw_smp_processor_id(), cpu;
+	u64 irq, outer, direct;
+	unsigned long flags;
+
+	(void)arg;
+	/* The read side: the outermost pair against a bare IRQ pair. */
+	MEASURE(irq, local_irq_save(flags); local_irq_restore(flags));
+	MEASURE(outer, rcu_read_lock(); rcu_read_unlock());
+	if (rcu_flavor_is_tree())
+		MEASURE(direct, __rcu_read_lock_tree(); __rcu_read_unlock_tree());
+	else
+		MEASURE(direct, __rcu_read_lock(); __rcu_read_unlock());
+	ktap_diag("bench flavor_read rcu=%s cpus=%u irq_pair_c=%lu.%02lu outer_pair_c=%lu.%02lu undispatched_pair_c=%lu.%02lu outer_over_irq=%lu.%02lu",
+		  rcu_flavor_name(), num_online_cpus(), C100(irq), C100(outer),
+		  C100(direct), C100(irq ? outer * 100 / irq : 0));
+	msleep(20);
+	flavor_gp("idle");
+	if (num_online_cpus() > 1) {
+		flavor_idle("normal", false);
+		flavor_idle("expedited", true);
+	}
+	WRITE_ONCE(spin_stop, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			kthread_run(spinner, NULL, cpu, "bench-spin");
+	msleep(20);
+	if (num_online_cpus() > 1)
+		flavor_gp("busy");
+	WRITE_ONCE(spin_stop, 1);
+	msleep(20);
+}
+
+KTEST_HOOK(bench_flavor)
+{
+	bench_boot_time();
+	run_on_cpu(0, flavor_test, NULL);
 	return 0;
 }

@@ -230,6 +230,11 @@ KTEST(dynticks_parity)
 	int self = raw_smp_processor_id(), cpu, bad = 0, targets = 0;
 	u64 seed = 0x9e3779b97f4a7c15ULL;
 
+	if (rcu_flavor_is_tree()) {
+		/* rcu=tree has its own: ct_nesting. */
+		ktap_diag("rcu/dynticks.c's counter: rcu=rcupreempt only");
+		return KTEST_SKIP;
+	}
 	memset(pstats, 0, sizeof(pstats));
 	run_on_each_cpu(task_parity, NULL);
 	request_irq(IRQ_TEST_LOW, parity_low);

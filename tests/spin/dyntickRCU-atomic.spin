@@ -14,6 +14,33 @@
  * Same processes, checks and bounds as model 7, so that the state counts
  * can be compared.  Expected to pass.
  *
+ * The kernel's rcu=tree implements this model (rcu/context_tracking.c,
+ * rcu/tree.c); each step below is one statement there.  The counter is
+ * ct->state / CT_RCU_WATCHING, odd here = the CT_RCU_WATCHING bit set
+ * there; did_inc at a nesting level is "nmi_nesting == 1" there (the
+ * outermost handler woke RCU: ct_nmi_enter() added 1, not 2).
+ *   dyntick_nohz stmt1   ct_idle_exit(): ct_state_inc(CT_RCU_WATCHING -
+ *                        CT_STATE_IDLE), one atomic_add_return()
+ *   dyntick_nohz stmt2   ct_idle_enter(): ct_state_inc(CT_RCU_WATCHING +
+ *                        CT_STATE_IDLE)
+ *   dyntick_irq stmt1,   ct_irq_enter() -> ct_nmi_enter(): if
+ *   dyntick_nmi entry    !rcu_is_watching_curr_cpu(), ct_state_inc() and
+ *                        nmi_nesting += 1, else nmi_nesting += 2.  The
+ *                        model's cmpxchg is that test and add: handlers
+ *                        nest strictly, so nothing changes the counter
+ *                        between them.
+ *   dyntick_irq stmt2,   ct_irq_exit() -> ct_nmi_exit(): nmi_nesting == 1
+ *   dyntick_nmi exit     ? (nmi_nesting = 0, ct_state_inc()) : nmi_nesting
+ *                        -= 2
+ *   grace_period, snap   rcu_gp_fqs(true) -> rcu_watching_snap_save():
+ *                        snap = ct_rcu_watching_cpu_acquire(); even
+ *                        (not watching) excuses the CPU
+ *   grace_period, curr   rcu_gp_fqs(false) -> rcu_watching_snap_recheck():
+ *                        curr != snap (the CPU passed through idle) or
+ *                        curr even excuses it
+ * The model's two waits are the 2008 waitack and waitmb; the tree waits
+ * once per grace period, with the same two tests.
+ *
  * Bounds may be overridden:
  *	spin -DMAX_DYNTICK_LOOP_NOHZ=1 -DMAX_DYNTICK_LOOP_IRQ=2 \
  *	     -DMAX_DYNTICK_LOOP_NMI=1 -a <file>

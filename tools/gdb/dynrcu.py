@@ -7,6 +7,13 @@
   rcu-gp         global completed, flip state, fliplock, and every CPU's
                  callback list lengths
   rcu-readers    tasks with non-zero rcu_read_lock_nesting
+  rcu-tree-cpus  rcu=tree: per online CPU, the context-tracking counter
+                 (ct->state), its watching bit, nmi_nesting, and the
+                 CPU's gp_seq, cpu_no_qs, core_needs_qs, FQS snapshot,
+                 callbacks queued, expedited IPIs taken
+  rcu-tree-gp    rcu=tree: gp_seq (count and phase), gp_seq_needed, the
+                 kthread's state, every rcu_node's masks and blocked
+                 tasks (a "*" marks a task that holds the grace period)
   $percpu("field", cpu)
                  percpu_area[cpu].field, or rcu_data[cpu].field when struct
                  percpu has no such field; "a.b" paths work
@@ -235,3 +242,102 @@ RcuCpus()
 RcuGp()
 RcuReaders()
 PerCpu()
+
+CT_RCU_WATCHING = 4
+GP_STATES = {0: "RCU_GP_IDLE", 1: "RCU_GP_INIT", 2: "RCU_GP_WAIT_FQS",
+             3: "RCU_GP_DOING_FQS", 4: "RCU_GP_CLEANUP"}
+NESTING_NONIDLE = (0xffffffffffffffff >> 2) + 1
+
+
+def nmi_nesting_str(n):
+    """CT_NESTING_IRQ_NONIDLE + k reads as "NONIDLE+k"."""
+    if n >= NESTING_NONIDLE:
+        return "NONIDLE+%d" % (n - NESTING_NONIDLE)
+    return str(n)
+
+
+def cblist_len(cbl):
+    return int(cbl["len"])
+
+
+class RcuTreeCpus(gdb.Command):
+    """rcu=tree per-CPU state: rcu-tree-cpus"""
+
+    def __init__(self):
+        super().__init__("rcu-tree-cpus", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        me = selected_cpu()
+        gdb.write("%-4s %8s %-8s %-12s %8s %-5s %-5s %8s %4s %6s %-7s %s\n"
+                  % ("CPU", "ct.state", "watching", "nmi_nesting",
+                     "gp_seq", "no_qs", "needs", "snap", "cbs", "expipi",
+                     "context", "task"))
+        for cpu in online_cpus():
+            ct = sym("context_tracking")[cpu]
+            rdp = sym("rcu_tree_data")[cpu]
+            pc = sym("percpu_area")[cpu]
+            st = int(ct["state"]) & 0xffffffff
+            gdb.write("%s%-3d %8d %-8s %-12s %8d %-5s %-5s %8d %4d %6d "
+                      "%-7s %s\n" % (
+                          "*" if cpu == me else " ", cpu, st,
+                          "yes" if st & CT_RCU_WATCHING else "no",
+                          nmi_nesting_str(int(ct["nmi_nesting"]) &
+                                          0xffffffffffffffff),
+                          int(rdp["gp_seq"]),
+                          "yes" if int(rdp["cpu_no_qs"]) else "no",
+                          "yes" if int(rdp["core_needs_qs"]) else "no",
+                          int(rdp["watching_snap"]),
+                          cblist_len(rdp["cblist"]),
+                          int(rdp["exp_ipis"]),
+                          context(int(pc["preempt_count"])),
+                          task_name(pc["curr_task"])))
+
+
+def blkd_tasks(rnp):
+    task_type = gdb.lookup_type("struct task")
+    offset = [f.bitpos for f in task_type.fields()
+              if f.name == "rcu_node_entry"][0] // 8
+    head = rnp["blkd_tasks"].address
+    node = rnp["blkd_tasks"]["next"]
+    n = 0
+    while int(node) != int(head) and n < LIST_LIMIT:
+        addr = int(node.cast(gdb.lookup_type("unsigned long"))) - offset
+        yield gdb.Value(addr).cast(task_type.pointer()).dereference()
+        node = node["next"]
+        n += 1
+
+
+class RcuTreeGp(gdb.Command):
+    """rcu=tree grace-period state and the rcu_node tree: rcu-tree-gp"""
+
+    def __init__(self):
+        super().__init__("rcu-tree-gp", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        rs = sym("rcu_state")
+        seq = int(rs["gp_seq"])
+        need = int(rs["gp_seq_needed"])
+        gdb.write("gp_seq %d (grace period %d, %s)  gp_seq_needed %d  "
+                  "kthread %s  expedited_sequence %d\n" % (
+                      seq, seq >> 2, "in progress" if seq & 3 else "idle",
+                      need, GP_STATES.get(int(rs["gp_state"]), "?"),
+                      int(rs["expedited_sequence"])))
+        gdb.write("%-5s %-5s %-7s %18s %18s %18s %8s %4s %4s  %s\n" % (
+            "node", "level", "cpus", "qsmask", "qsmaskinit", "expmask",
+            "gp_seq", "gpt", "expt", "blocked tasks"))
+        for i in range(int(rs["num_nodes"])):
+            rnp = rs["node"][i]
+            tasks = ["%s%s" % ("*" if int(t["rcu_blocks_gp"]) else "",
+                               t["name"].string())
+                     for t in blkd_tasks(rnp)]
+            gdb.write("%-5d %-5d %-7s %#18x %#18x %#18x %8d %4d %4d  %s\n" % (
+                i, int(rnp["level"]),
+                "%d-%d" % (int(rnp["grplo"]), int(rnp["grphi"])),
+                int(rnp["qsmask"]), int(rnp["qsmaskinit"]),
+                int(rnp["expmask"]), int(rnp["gp_seq"]),
+                int(rnp["n_gp_tasks"]), int(rnp["n_exp_tasks"]),
+                " ".join(tasks) if tasks else "-"))
+
+
+RcuTreeCpus()
+RcuTreeGp()

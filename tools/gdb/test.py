@@ -26,6 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import harness  # noqa: E402
 
 CMDLINE = "tests=rcu_sync_basic,rcu_nmi_reader_on_idle_cpu"
+# The rcu=tree helpers' session (session_tree.py).
+TREE_CMDLINE = "rcu=tree tests=rcu_tree_blocked_reader"
 CPUS = 4
 TIMEOUT = 240
 
@@ -52,6 +54,19 @@ MUTANTS = [
 ]
 
 
+TREE_MUTANTS = [
+    ("tree-watching-from-bit0",
+     '"yes" if st & CT_RCU_WATCHING else "no"',
+     '"yes" if st & 1 else "no"'),
+    ("tree-cpus-reads-next-cpu",
+     'ct = sym("context_tracking")[cpu]',
+     'ct = sym("context_tracking")[cpu + 1]'),
+    ("tree-gp-no-holder-mark",
+     '"*" if int(t["rcu_blocks_gp"]) else ""',
+     '""'),
+]
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -60,10 +75,10 @@ def free_port():
     return port
 
 
-def make_mutants(tmp):
+def make_mutants(tmp, mutants=MUTANTS):
     src = open(os.path.join(HERE, "dynrcu.py")).read()
     paths = []
-    for name, old, new in MUTANTS:
+    for name, old, new in mutants:
         if src.count(old) != 1:
             sys.exit(f"gdb-test: mutant {name}: its text is not in "
                      "dynrcu.py exactly once; update MUTANTS")
@@ -74,29 +89,25 @@ def make_mutants(tmp):
     return paths
 
 
-def main():
-    kernel = os.path.join(ROOT, "build", "kernel.elf")
-    if not os.path.exists(kernel):
-        sys.exit("gdb-test: no build/kernel.elf: run make first")
-    logdir = os.path.join(ROOT, "build", "logs")
-    os.makedirs(logdir, exist_ok=True)
+def session(kernel, logdir, cmdline, script, mutants, tag):
+    """One QEMU stopped at reset and one gdb -batch running script."""
     port = free_port()
     accel = os.environ.get("ACCEL") or "tcg"
     qemu = harness.qemu_cmd(accel, None, CPUS,
-                            ["-kernel", kernel, "-append", CMDLINE, "-S",
+                            ["-kernel", kernel, "-append", cmdline, "-S",
                              "-gdb", f"tcp:127.0.0.1:{port}"])
-    passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp, \
-            open(os.path.join(logdir, "gdb-test-console.log"), "w") as con:
+            open(os.path.join(logdir, f"gdb-test{tag}-console.log"),
+                 "w") as con:
         env = dict(os.environ,
                    DYNRCU_GDB_HELPERS=os.path.join(HERE, "dynrcu.py"),
-                   DYNRCU_GDB_MUTANTS=":".join(make_mutants(tmp)),
+                   DYNRCU_GDB_MUTANTS=":".join(make_mutants(tmp, mutants)),
                    DYNRCU_GDB_PORT=str(port))
         q = subprocess.Popen(qemu, stdout=con, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL)
         try:
             g = subprocess.run(["gdb", "-nx", "-batch", kernel, "-x",
-                                os.path.join(HERE, "session.py")],
+                                os.path.join(HERE, script)],
                                env=env, capture_output=True, text=True,
                                timeout=TIMEOUT)
             out = g.stdout + g.stderr
@@ -107,8 +118,21 @@ def main():
         finally:
             q.kill()
             q.wait()
-    with open(os.path.join(logdir, "gdb-test.log"), "w") as f:
+    with open(os.path.join(logdir, f"gdb-test{tag}.log"), "w") as f:
         f.write(out)
+    return out
+
+
+def main():
+    kernel = os.path.join(ROOT, "build", "kernel.elf")
+    if not os.path.exists(kernel):
+        sys.exit("gdb-test: no build/kernel.elf: run make first")
+    logdir = os.path.join(ROOT, "build", "logs")
+    os.makedirs(logdir, exist_ok=True)
+    passed = failed = 0
+    out = session(kernel, logdir, CMDLINE, "session.py", MUTANTS, "")
+    out += "\n" + session(kernel, logdir, TREE_CMDLINE, "session_tree.py",
+                          TREE_MUTANTS, "-tree")
     for line in out.splitlines():
         if re.match(r"(not )?ok\b", line) or line.startswith("# "):
             print(line)

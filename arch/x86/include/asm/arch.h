@@ -21,6 +21,8 @@ void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
 void arch_init(struct boot_info *bi);
 /* Start every other CPU; each calls cpu_start(cpu) and then never returns. */
 void arch_start_secondaries(void);
+/* CPUs the firmware lists (capped at NR_CPUS): known once arch_init() ran. */
+int arch_possible_cpus(void);
 /* Per-CPU arch setup, run by every CPU (boot CPU first). */
 void arch_cpu_init(struct percpu *pc);
 

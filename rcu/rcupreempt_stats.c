@@ -4,7 +4,7 @@
  * flip to the return to idle), time spent in each flip state, callbacks
  * invoked.  Recorded only at state transitions, under fliplock, so the
  * read side and the tick's common path pay nothing.  Printed as KTAP "# "
- * diagnostics by rcu_stats_print().
+ * diagnostics by rcupreempt_stats_print().
  */
 #include "kernel/compiler.h"
 #include "kernel/ktap.h"
@@ -27,7 +27,7 @@ static struct {
 	u64 stalls;
 } rcu_stats;
 
-/* Scratch for the median; only rcu_stats_get() uses it. */
+/* Scratch for the median; only rcupreempt_stats_get() uses it. */
 static u64 rcu_stats_sorted[RCU_STATS_NR_SAMPLES];
 
 void rcu_stats_init(u64 now)
@@ -77,7 +77,7 @@ void rcu_stats_stall_reported(void)
  * trylock-only): a sample may be torn between old and new, never invalid.
  * Not reentrant (shared sort scratch): call from one task at a time.
  */
-void rcu_stats_get(struct rcu_stats_snapshot *s)
+void rcupreempt_stats_get(struct rcu_stats_snapshot *s)
 {
 	u64 n = READ_ONCE(rcu_stats.gp_completed);
 	u64 i, j;
@@ -118,14 +118,14 @@ static unsigned long long ns_to_ticks(u64 ns)
 	return (ns * tick_hz + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 }
 
-void rcu_stats_print(void)
+void rcupreempt_stats_print(void)
 {
 	struct rcu_stats_snapshot s;
 
-	rcu_stats_get(&s);
+	rcupreempt_stats_get(&s);
 	ktap_diag("rcu: grace periods completed %llu, flips %llu, completed counter %ld",
 		  (unsigned long long)s.gp_completed,
-		  (unsigned long long)s.flips, rcu_batches_completed());
+		  (unsigned long long)s.flips, rcupreempt_batches_completed());
 	ktap_diag("rcu: gp latency min/median/max %llu/%llu/%llu us = %llu/%llu/%llu ticks (HZ=%u)",
 		  ns_to_us(s.gp_lat_min_ns),
 		  ns_to_us(s.gp_lat_median_ns),

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals shared by the two RCU flavours and rcu/update.c: the table
+ * each flavour fills in, and the grace-period sequence helpers (after
+ * Linux's kernel/rcu/rcu.h).  Not for use outside rcu/ and tests/.
+ */
+#ifndef RCU_RCU_H
+#define RCU_RCU_H
+
+#include "kernel/compiler.h"
+#include "rcu/rcupdate.h"
+
+/* One flavour: everything but the read side (see rcu/update.c). */
+struct rcu_flavor_ops {
+	const char *name;		/* its rcu= value */
+	void (*init)(void);
+	void (*call_rcu)(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head));
+	void (*synchronize_rcu)(void);
+	void (*synchronize_rcu_expedited)(void);	/* NULL: normal GP */
+	void (*rcu_barrier)(void);
+	long (*batches_completed)(void);
+	/* The polled API: may be NULL (rcu/update.c's fallback). */
+	unsigned long (*get_state_synchronize_rcu)(void);
+	unsigned long (*start_poll_synchronize_rcu)(void);
+	bool (*poll_state_synchronize_rcu)(unsigned long cookie);
+	void (*sched_clock_irq)(int cpu);
+	int (*needs_cpu)(int cpu);
+	void (*note_context_switch)(bool preempt);	/* may be NULL */
+	void (*idle_enter)(void);
+	void (*idle_exit)(void);
+	void (*irq_enter)(void);
+	void (*irq_exit)(void);
+	void (*nmi_enter)(void);
+	void (*nmi_exit)(void);
+	bool (*cpu_watching)(int cpu);
+	long (*cpu_watching_counter)(int cpu);
+	bool (*entered_from_idle)(unsigned int depth);
+	const char *(*gp_state_name)(void);
+	void (*stats_print)(void);
+	void (*stats_get)(struct rcu_stats_snapshot *s);
+};
+
+/* make bench's GP machinery accounting (rcu/update.c). */
+extern int rcu_account_gp_cycles;
+extern u64 rcu_gp_kthread_cycles;	/* rcu/tree.c: the kthread's work */
+u64 rcu_gp_machinery_cycles(void);
+
+extern const struct rcu_flavor_ops rcupreempt_flavor_ops;
+extern const struct rcu_flavor_ops tree_flavor_ops;
+
+/* The read sides, called directly by rcu_read_lock()/rcu_read_unlock(). */
+void __rcu_read_lock(void);		/* rcu/rcupreempt.c */
+void __rcu_read_unlock(void);
+void __rcu_read_lock_tree(void);	/* rcu/tree_plugin.c */
+void __rcu_read_unlock_tree(void);
+
+/*
+ * Grace-period sequence numbers (rcu=tree).  The low RCU_SEQ_CTR_SHIFT
+ * bits are the phase (0: idle, 1: a grace period in progress), the rest
+ * counts grace periods.
+ */
+#define RCU_SEQ_CTR_SHIFT	2
+#define RCU_SEQ_STATE_MASK	((1UL << RCU_SEQ_CTR_SHIFT) - 1)
+
+/* a is before b, with wrap-around. */
+#define ULONG_CMP_GE(a, b)	(~0UL / 2 >= (a) - (b))
+#define ULONG_CMP_LT(a, b)	(~0UL / 2 < (a) - (b))
+
+static inline unsigned long rcu_seq_ctr(unsigned long s)
+{
+	return s >> RCU_SEQ_CTR_SHIFT;
+}
+
+static inline int rcu_seq_state(unsigned long s)
+{
+	return s & RCU_SEQ_STATE_MASK;
+}
+
+/* Start a grace period: the caller holds the root rcu_node's lock. */
+static inline void rcu_seq_start(unsigned long *sp)
+{
+	WRITE_ONCE(*sp, *sp + 1);
+	/* Orders the start before the grace period's accesses (the masks). */
+	smp_mb();
+}
+
+/* End it: every access of the grace period is ordered before. */
+static inline void rcu_seq_end(unsigned long *sp)
+{
+	/* Orders the grace period's accesses before the new value. */
+	smp_mb();
+	WRITE_ONCE(*sp, (*sp | RCU_SEQ_STATE_MASK) + 1);
+}
+
+/*
+ * The value *sp will have once a full grace period has elapsed from now:
+ * the end of the next grace period to start (if one is in progress, the
+ * one after it).
+ */
+static inline unsigned long rcu_seq_snap(unsigned long *sp)
+{
+	unsigned long s;
+
+	s = (READ_ONCE(*sp) + 2 * RCU_SEQ_STATE_MASK + 1) &
+	    ~RCU_SEQ_STATE_MASK;
+	/* Orders the load above before the caller's later accesses. */
+	smp_mb();
+	return s;
+}
+
+/* Has the grace period of snapshot s elapsed? */
+static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
+{
+	return ULONG_CMP_GE(READ_ONCE(*sp), s);
+}
+
+#endif

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Preemptible Tree RCU (rcu=tree), after Linux 6.12's kernel/rcu/tree.c:
+ * the grace-period sequence, the rcu_node tree, the grace-period kthread
+ * with its force-quiescent-state scans, quiescent-state reporting up the
+ * tree, and the callbacks.  The readers and blocked-task lists are in
+ * rcu/tree_plugin.c, expedited grace periods in rcu/tree_exp.c, the stall
+ * detector in rcu/tree_stall.c, the idle/IRQ/NMI hooks in
+ * rcu/context_tracking.c.
+ *
+ * A grace period, in the kthread (rcu_gp_kthread(), pinned to CPU 0):
+ *   rcu_gp_init()     rcu_seq_start(gp_seq); each node's qsmask from the
+ *                     online CPUs; tasks already on blkd_tasks hold it
+ *   rcu_gp_fqs_loop() until the root's qsmask is 0 and no blocked task
+ *                     holds it: force_qs_rnp() excuses CPUs that the
+ *                     context-tracking counter shows idle now (first scan,
+ *                     rcu_watching_snap_save()) or idle since
+ *                     (rcu_watching_snap_recheck()); every few ms
+ *   rcu_gp_cleanup()  rcu_seq_end(gp_seq) in every node, then the state
+ * CPUs report their own quiescent states from the tick and at context
+ * switches (rcu_report_qs_rdp()); the last report at the root wakes the
+ * kthread.  The tick never drives the machine, and nothing here ever
+ * sends anything to an idle CPU: the kthread's timer fires on CPU 0.
+ */
+#include "asm/arch.h"
+#include "kernel/bug.h"
+#include "kernel/irqflags.h"
+#include "kernel/ktap.h"
+#include "kernel/param.h"
+#include "kernel/printk.h"
+#include "kernel/softirq.h"
+#include "kernel/time.h"
+#include "kernel/trace.h"
+#include "rcu/tree.h"
+
+struct rcu_state rcu_state;
+struct rcu_tree_data rcu_tree_data[NR_CPUS];
+
+unsigned int rcu_fanout_leaf = 16;
+kparam_uint("rcu_fanout_leaf", rcu_fanout_leaf, 2, NR_CPUS,
+	    "rcu=tree: CPUs per leaf rcu_node");
+/* 0: the same as rcu_fanout_leaf (with 2, eight CPUs make three levels). */
+unsigned int rcu_fanout;
+kparam_uint("rcu_fanout", rcu_fanout, 0, 64,
+	    "rcu=tree: children per inner rcu_node (0: rcu_fanout_leaf)");
+
+/* Milliseconds between FQS scans; the first scan follows rcu_gp_init(). */
+#define RCU_FQS_INTERVAL_MS	3
+
+#define RCU_GP_KTHREAD_CPU	0
+
+static const char *const gp_state_names[] = {
+	[RCU_GP_IDLE] = "RCU_GP_IDLE",
+	[RCU_GP_INIT] = "RCU_GP_INIT",
+	[RCU_GP_WAIT_FQS] = "RCU_GP_WAIT_FQS",
+	[RCU_GP_DOING_FQS] = "RCU_GP_DOING_FQS",
+	[RCU_GP_CLEANUP] = "RCU_GP_CLEANUP",
+};
+
+const char *rcu_gp_state_name_tree(void)
+{
+	int s = READ_ONCE(rcu_state.gp_state);
+
+	return s >= 0 && s < RCU_GP_NR_STATES ? gp_state_names[s] : "?";
+}
+
+static void rcu_gp_set_state(int state)
+{
+	WRITE_ONCE(rcu_state.gp_state, state);
+	trace_event(TRACE_TREE_GP, (u32)state, (u32)rcu_state.gp_seq);
+}
+
+/* ------------------------------------------------------------------ */
+/* The tree                                                           */
+/* ------------------------------------------------------------------ */
+
+static void rcu_init_geometry(void)
+{
+	unsigned int leaf = rcu_fanout_leaf;
+	unsigned int fan = rcu_fanout ? rcu_fanout : rcu_fanout_leaf;
+	int ncpus = arch_possible_cpus();
+	int count[RCU_MAX_LEVELS], levels = 0, n, i, l, idx = 0;
+	int span[RCU_MAX_LEVELS];
+
+	if (ncpus < 1)
+		ncpus = 1;
+	if (fan < 2)
+		fan = 2;
+	/* Bottom up: leaves, then each level above until one node. */
+	n = DIV_ROUND_UP(ncpus, (int)leaf);
+	for (;;) {
+		BUG_ON(levels >= RCU_MAX_LEVELS);
+		count[levels++] = n;
+		if (n == 1)
+			break;
+		n = DIV_ROUND_UP(n, (int)fan);
+	}
+	rcu_state.num_levels = levels;
+	rcu_state.ncpus = ncpus;
+	/* Top down: level 0 is the root.  span: CPUs under one node. */
+	for (l = 0; l < levels; l++) {
+		int c = count[levels - 1 - l];
+		int sp = leaf;
+
+		for (i = l; i < levels - 1; i++)
+			sp *= fan;
+		span[l] = sp;
+		rcu_state.level[l] = &rcu_state.node[idx];
+		for (i = 0; i < c; i++, idx++) {
+			struct rcu_node *rnp = &rcu_state.node[idx];
+
+			BUG_ON(idx >= RCU_MAX_NODES);
+			spin_lock_init(&rnp->lock, "rcu_node");
+			INIT_LIST_HEAD(&rnp->blkd_tasks);
+			rnp->level = l;
+			rnp->grplo = i * span[l];
+			rnp->grphi = min(rnp->grplo + span[l], ncpus) - 1;
+			rnp->grpnum = l ? i % fan : 0;
+			rnp->grpmask = l ? 1UL << rnp->grpnum : 0;
+			rnp->parent = l ? rcu_state.level[l - 1] + i / fan :
+					  NULL;
+			rnp->gp_seq = rcu_state.gp_seq;
+			n = rnp->grphi - rnp->grplo + 1;
+			if (l == levels - 1)
+				rnp->qsmaskinit = n == 64 ? ~0UL :
+						  (1UL << n) - 1;
+			if (rnp->parent)
+				rnp->parent->qsmaskinit |= rnp->grpmask;
+		}
+	}
+	rcu_state.num_nodes = idx;
+}
+
+/* Online CPUs among those a node covers, as that node's mask bits. */
+static unsigned long rcu_node_online(struct rcu_node *rnp)
+{
+	u64 online = READ_ONCE(cpu_online_mask);
+	unsigned long m = 0;
+	int cpu;
+
+	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
+		if (online & (1ULL << cpu))
+			m |= rcu_is_leaf_node(rnp) ?
+			     1UL << (cpu - rnp->grplo) : 0;
+	if (rcu_is_leaf_node(rnp))
+		return m;
+	/* Inner node: the children that cover an online CPU. */
+	for (struct rcu_node *c = rnp + 1;
+	     c < &rcu_state.node[rcu_state.num_nodes]; c++) {
+		if (c->parent != rnp)
+			continue;
+		for (cpu = c->grplo; cpu <= c->grphi; cpu++)
+			if (online & (1ULL << cpu)) {
+				m |= c->grpmask;
+				break;
+			}
+	}
+	return m;
+}
+
+/* ------------------------------------------------------------------ */
+/* Asking for grace periods                                           */
+/* ------------------------------------------------------------------ */
+
+void rcu_gp_kthread_wake(void)
+{
+	struct task *t = READ_ONCE(rcu_state.gp_kthread);
+
+	WRITE_ONCE(rcu_state.gp_wake, true);
+	if (t)
+		wake_up_process(t);
+}
+
+/* Make sure the grace period ending at gp_seq value s will run. */
+static void rcu_start_this_gp(unsigned long s)
+{
+	unsigned long old = READ_ONCE(rcu_state.gp_seq_needed);
+
+	while (ULONG_CMP_LT(old, s)) {
+		/* Fully ordered: the request after the caller's enqueue. */
+		if (__atomic_compare_exchange_n(&rcu_state.gp_seq_needed, &old,
+						s, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST)) {
+			rcu_gp_kthread_wake();
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting quiescent states up the tree                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Clear mask in rnp for the grace period gps, and when that empties rnp
+ * (no bit left and no blocked task holding the grace period), clear
+ * rnp's bit in its parent, and so on up.  The root's last bit wakes the
+ * kthread.  Called with rnp->lock held and IRQs saved in flags; returns
+ * with them released.
+ */
+void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
+		       unsigned long gps, unsigned long flags)
+{
+	for (;;) {
+		if (!(rnp->qsmask & mask) || rnp->gp_seq != gps) {
+			/* Already reported, or another grace period. */
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+		if (rnp->qsmask != 0 || rcu_preempt_blocked_readers_cgp(rnp)) {
+			/* Others below this node still hold the GP. */
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		mask = rnp->grpmask;
+		if (!rnp->parent)
+			break;
+		spin_unlock(&rnp->lock);
+		rnp = rnp->parent;
+		spin_lock(&rnp->lock);
+	}
+	/* The root is clear: the grace period may end. */
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	rcu_gp_kthread_wake();
+}
+
+/*
+ * The last task holding the grace period on leaf rnp left its reader.
+ * If no CPU bit is left either, propagate as a CPU's last report would.
+ * Called with rnp->lock held, IRQs saved in flags; releases them.
+ */
+void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)
+{
+	unsigned long gps = rnp->gp_seq, mask;
+	struct rcu_node *parent = rnp->parent;
+
+	if (!rcu_seq_state(gps) || rnp->qsmask != 0 ||
+	    rcu_preempt_blocked_readers_cgp(rnp)) {
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	if (!parent) {
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		rcu_gp_kthread_wake();
+		return;
+	}
+	mask = rnp->grpmask;
+	spin_unlock(&rnp->lock);
+	spin_lock(&parent->lock);
+	rcu_report_qs_rnp(mask, parent, gps, flags);
+}
+
+/*
+ * Give the callbacks that have no grace period yet the earliest one that
+ * covers them (a full grace period from now).  rdp->lock held.  Returns
+ * the gp_seq value to ask for in *s, and true if it must be asked for.
+ */
+static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
+{
+	if (rcu_segcblist_empty(&rdp->cblist))
+		return false;
+	/* The snapshot's barrier orders the enqueue before the request. */
+	*s = rcu_seq_snap(&rcu_state.gp_seq);
+	return rcu_segcblist_accelerate(&rdp->cblist, *s);
+}
+
+/*
+ * Move to DONE the callbacks whose grace period leaf rnp has seen end.
+ * rdp->lock held; returns true if callbacks are ready.
+ */
+static bool rcu_advance_cbs(struct rcu_node *rnp, struct rcu_tree_data *rdp)
+{
+	rcu_segcblist_advance(&rdp->cblist, rnp->gp_seq);
+	return rcu_segcblist_ready_cbs(&rdp->cblist);
+}
+
+/*
+ * This CPU noticing grace-period changes at its leaf: callbacks whose
+ * grace period ended move to DONE; a new grace period asks this CPU for a
+ * quiescent state.  rnp->lock held (IRQs off), rnp is rdp's leaf.  Returns
+ * true if callbacks became ready.
+ */
+bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
+				struct rcu_tree_data *rdp)
+{
+	bool ready;
+
+	if (rdp->gp_seq == rnp->gp_seq)
+		return false;
+	spin_lock(&rdp->lock);
+	ready = rcu_advance_cbs(rnp, rdp);
+	spin_unlock(&rdp->lock);
+	if (rcu_seq_state(rnp->gp_seq)) {
+		/* A grace period we have not seen started. */
+		rdp->cpu_no_qs = true;
+		rdp->core_needs_qs = !!(rnp->qsmask & rdp->grpmask);
+	} else {
+		rdp->core_needs_qs = false;
+	}
+	WRITE_ONCE(rdp->gp_seq, rnp->gp_seq);
+	return ready;
+}
+
+/*
+ * This CPU passed a quiescent state now (a context switch, the tick
+ * outside a reader, a reader's unlock that was asked for one): report it
+ * if the current grace period still waits for it.  IRQs off.
+ */
+void rcu_report_qs_rdp(struct rcu_tree_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+	bool ready;
+
+	/* Lockless filter: nothing new, and nothing owed. */
+	if (READ_ONCE(rnp->gp_seq) == rdp->gp_seq && !rdp->core_needs_qs) {
+		rdp->cpu_no_qs = false;
+		return;
+	}
+	spin_lock_irqsave(&rnp->lock, flags);
+	ready = rcu_note_gp_changes_locked(rnp, rdp);
+	rdp->cpu_no_qs = false;
+	if (rdp->core_needs_qs && (rnp->qsmask & rdp->grpmask)) {
+		rdp->core_needs_qs = false;
+		rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gp_seq, flags);
+	} else {
+		rdp->core_needs_qs = false;
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	if (ready)
+		raise_softirq(RCU_SOFTIRQ);
+}
+
+/* ------------------------------------------------------------------ */
+/* The grace-period kthread                                           */
+/* ------------------------------------------------------------------ */
+
+static void rcu_gp_init(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	unsigned long flags;
+	u64 now = ktime_get_ns();
+
+	rcu_gp_set_state(RCU_GP_INIT);
+	spin_lock_irqsave(&rnp->lock, flags);
+	rcu_seq_start(&rcu_state.gp_seq);
+	rcu_state.gp_start_ns = now;
+	rcu_state.n_gp_started++;
+	record_gp_stall_check_time(now);
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	trace_event(TRACE_TREE_GP, RCU_GP_INIT, (u32)rcu_state.gp_seq);
+
+	/*
+	 * Root first, so that a leaf that empties at once finds its
+	 * parent's bit already set.
+	 */
+	rcu_for_each_node_breadth_first(rnp) {
+		spin_lock_irqsave(&rnp->lock, flags);
+		WRITE_ONCE(rnp->qsmask, rcu_node_online(rnp));
+		WRITE_ONCE(rnp->gp_seq, rcu_state.gp_seq);
+		if (rcu_is_leaf_node(rnp))
+			rcu_preempt_check_blocked_tasks_gp_init(rnp);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+
+	/*
+	 * The kthread itself is not in a reader, and no other task's
+	 * reader runs on this CPU while it does (a preempted one is queued):
+	 * a quiescent state for this CPU.
+	 */
+	local_irq_save(flags);
+	rcu_report_qs_rdp(&rcu_tree_data[raw_smp_processor_id()]);
+	local_irq_restore(flags);
+}
+
+/* Is CPU rdp in an extended quiescent state now? (first FQS scan) */
+static bool rcu_watching_snap_save(struct rcu_tree_data *rdp)
+{
+	rdp->watching_snap = ct_rcu_watching_cpu_acquire(rdp->cpu);
+	return rcu_watching_snap_in_eqs(rdp->watching_snap);
+}
+
+/* Has CPU rdp passed through one since the snapshot? (later scans) */
+static bool rcu_watching_snap_recheck(struct rcu_tree_data *rdp)
+{
+	int snap = ct_rcu_watching_cpu_acquire(rdp->cpu);
+
+	return snap != rdp->watching_snap || rcu_watching_snap_in_eqs(snap);
+}
+
+/*
+ * Report, for every CPU that a leaf still waits on and that f() excuses,
+ * a quiescent state on its behalf.  Runs in the kthread: nothing is sent
+ * to the excused CPUs, which stay asleep.
+ */
+static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
+{
+	struct rcu_node *rnp;
+	unsigned long flags;
+	u32 excused = 0;
+
+	rcu_state.n_fqs_scans++;
+	rcu_for_each_leaf_node(rnp) {
+		unsigned long mask = 0;
+
+		spin_lock_irqsave(&rnp->lock, flags);
+		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+			unsigned long bit = 1UL << (cpu - rnp->grplo);
+			struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+
+			if (!(rnp->qsmask & bit))
+				continue;
+			if (f(rdp)) {
+				mask |= bit;
+				rdp->n_fqs_excused++;
+				excused++;
+			}
+		}
+		if (mask)
+			rcu_report_qs_rnp(mask, rnp, rnp->gp_seq, flags);
+		else
+			spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	trace_event(TRACE_TREE_FQS, f == rcu_watching_snap_save, excused);
+}
+
+static void rcu_gp_fqs(bool first_time)
+{
+	rcu_gp_set_state(RCU_GP_DOING_FQS);
+	/*
+	 * Orders the grace period's start (and the CPUs' entries into it)
+	 * before the loads of their counters.
+	 */
+	smp_mb();
+	force_qs_rnp(first_time ? rcu_watching_snap_save :
+				  rcu_watching_snap_recheck);
+}
+
+static bool rcu_gp_done(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+
+	return !READ_ONCE(rnp->qsmask) && !rcu_preempt_blocked_readers_cgp(rnp);
+}
+
+static void rcu_gp_fqs_loop(void)
+{
+	bool first = true;
+	u64 t0;
+
+	for (;;) {
+		WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
+		if (rcu_gp_done())
+			break;
+		if (!first) {
+			rcu_gp_set_state(RCU_GP_WAIT_FQS);
+			WRITE_ONCE(rcu_state.gp_wake, false);
+			set_current_state(TASK_SLEEPING);
+			if (!rcu_gp_done() && !READ_ONCE(rcu_state.gp_wake))
+				schedule_deadline(ktime_get_ns() +
+						  RCU_FQS_INTERVAL_MS *
+						  NSEC_PER_MSEC);
+			else
+				set_current_state(TASK_RUNNING);
+			WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
+			if (rcu_gp_done())
+				break;
+		}
+		t0 = get_cycles();
+		rcu_gp_fqs(first);
+		rcu_gp_kthread_cycles += get_cycles() - t0;
+		first = false;
+		check_cpu_stall(ktime_get_ns());
+	}
+	/* Orders every report we saw before the end of the sequence. */
+	smp_mb();
+}
+
+static void rcu_gp_cleanup(void)
+{
+	unsigned long new_gp_seq = rcu_state.gp_seq, flags;
+	struct rcu_node *rnp;
+	u64 lat = ktime_get_ns() - rcu_state.gp_start_ns;
+
+	rcu_gp_set_state(RCU_GP_CLEANUP);
+	rcu_seq_end(&new_gp_seq);
+	rcu_for_each_node_breadth_first(rnp) {
+		spin_lock_irqsave(&rnp->lock, flags);
+		WRITE_ONCE(rnp->gp_seq, new_gp_seq);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	rnp = rcu_get_root();
+	spin_lock_irqsave(&rnp->lock, flags);
+	rcu_seq_end(&rcu_state.gp_seq);
+	rcu_state.n_gp_completed++;
+	rcu_state.gp_lat_sum_ns += lat;
+	if (!rcu_state.gp_lat_min_ns || lat < rcu_state.gp_lat_min_ns)
+		rcu_state.gp_lat_min_ns = lat;
+	if (lat > rcu_state.gp_lat_max_ns)
+		rcu_state.gp_lat_max_ns = lat;
+	WRITE_ONCE(rcu_state.stall_next_ns, 0);
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	trace_event(TRACE_TREE_GP, RCU_GP_IDLE, (u32)rcu_state.gp_seq);
+}
+
+/* make bench: cycles the kthread works (not sleeps), rcu/update.c. */
+u64 rcu_gp_kthread_cycles;
+
+static int rcu_gp_kthread(void *arg)
+{
+	u64 t0;
+
+	(void)arg;
+	for (;;) {
+		rcu_gp_set_state(RCU_GP_IDLE);
+		for (;;) {
+			WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
+			set_current_state(TASK_SLEEPING);
+			if (ULONG_CMP_LT(READ_ONCE(rcu_state.gp_seq),
+					 READ_ONCE(rcu_state.gp_seq_needed))) {
+				set_current_state(TASK_RUNNING);
+				break;
+			}
+			schedule();
+		}
+		t0 = get_cycles();
+		rcu_gp_init();
+		rcu_gp_kthread_cycles += get_cycles() - t0;
+		rcu_gp_fqs_loop();
+		t0 = get_cycles();
+		rcu_gp_cleanup();
+		rcu_gp_kthread_cycles += get_cycles() - t0;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tick and callbacks                                             */
+/* ------------------------------------------------------------------ */
+
+/* The tick: hardirq context, IRQs off, on cpu. */
+static void rcu_sched_clock_irq_tree(int cpu)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long s = 0;
+	bool need_gp, ready;
+
+	/*
+	 * Outside any reader (the interrupted task's and every handler's
+	 * readers count on current), the tick is a quiescent state.
+	 * Inside one, ask the reader's unlock to report (tree_plugin.c).
+	 */
+	rcu_flavor_sched_clock_irq(cpu);
+	if (READ_ONCE(current->rcu_read_lock_nesting) == 0) {
+		if (READ_ONCE(rnp->gp_seq) != rdp->gp_seq ||
+		    rdp->core_needs_qs)
+			rcu_report_qs_rdp(rdp);
+	} else if (READ_ONCE(rnp->gp_seq) != rdp->gp_seq) {
+		spin_lock(&rnp->lock);
+		if (rcu_note_gp_changes_locked(rnp, rdp))
+			raise_softirq(RCU_SOFTIRQ);
+		spin_unlock(&rnp->lock);
+	}
+	/*
+	 * Callbacks: only this CPU adds to its list locklessly-visible
+	 * (rcu_barrier() entrains under the lock, and a list it found empty
+	 * it leaves alone), so an empty list needs no lock.
+	 */
+	if (!rcu_segcblist_empty(&rdp->cblist)) {
+		spin_lock(&rdp->lock);
+		need_gp = rcu_accelerate_cbs(rdp, &s);
+		ready = rcu_segcblist_ready_cbs(&rdp->cblist);
+		spin_unlock(&rdp->lock);
+		if (need_gp)
+			rcu_start_this_gp(s);
+		if (ready)
+			raise_softirq(RCU_SOFTIRQ);
+	}
+	/* A stall deadline is armed only while a grace period runs. */
+	if (READ_ONCE(rcu_state.stall_next_ns))
+		check_cpu_stall(ktime_get_ns());
+}
+
+/* RCU_SOFTIRQ: invoke this CPU's ready callbacks, IRQs on. */
+static void rcu_do_batch(void)
+{
+	unsigned long flags;
+	struct rcu_tree_data *rdp;
+	struct rcu_head *list, *next;
+	long n;
+
+	local_irq_save(flags);
+	rdp = &rcu_tree_data[raw_smp_processor_id()];
+	spin_lock(&rdp->lock);
+	list = rcu_segcblist_extract_done(&rdp->cblist, &n);
+	if (!list) {
+		spin_unlock_irqrestore(&rdp->lock, flags);
+		return;
+	}
+	rdp->invoking++;	/* rcu_barrier() must see them in our hands */
+	spin_unlock_irqrestore(&rdp->lock, flags);
+	while (list) {
+		next = list->next;
+		trace_event(TRACE_CALLBACK, 0, (u32)(unsigned long)list->func);
+		list->func(list);
+		list = next;
+	}
+	spin_lock_irqsave(&rdp->lock, flags);
+	rdp->invoking--;
+	rdp->n_cb_invoked += n;
+	spin_unlock_irqrestore(&rdp->lock, flags);
+}
+
+static void call_rcu_tree(struct rcu_head *head,
+			  void (*func)(struct rcu_head *head))
+{
+	struct rcu_tree_data *rdp;
+	unsigned long flags, s = 0;
+	bool need_gp;
+
+	head->func = func;
+	local_irq_save(flags);
+	rdp = &rcu_tree_data[raw_smp_processor_id()];
+	spin_lock(&rdp->lock);
+	rcu_segcblist_enqueue(&rdp->cblist, head);
+	need_gp = rcu_accelerate_cbs(rdp, &s);
+	spin_unlock_irqrestore(&rdp->lock, flags);
+	if (need_gp)
+		rcu_start_this_gp(s);
+}
+
+/*
+ * A sleeping lock for rcu_barrier() and synchronize_rcu_expedited():
+ * *busy is taken by an atomic exchange; waiters sleep on wq.
+ */
+bool rcu_sleeplock_try(void *busy)
+{
+	/* Acquire: the holder's accesses after the lock is seen taken. */
+	return __atomic_exchange_n((int *)busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy)
+{
+	/* Release: the holder's accesses before the next holder's. */
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+	wake_up_all(wq);
+}
+
+struct rcu_synchronize {
+	struct rcu_head head;
+	struct completion completion;
+};
+
+static void wakeme_after_rcu(struct rcu_head *head)
+{
+	complete(&container_of(head, struct rcu_synchronize, head)->completion);
+}
+
+static void synchronize_rcu_tree(void)
+{
+	struct rcu_synchronize rcu;
+
+	WARN(in_interrupt() || irqs_disabled() ||
+	     current->rcu_read_lock_nesting,
+	     "synchronize_rcu: cpu %d called from atomic context or a reader",
+	     raw_smp_processor_id());
+	init_completion(&rcu.completion);
+	call_rcu_tree(&rcu.head, wakeme_after_rcu);
+	wait_for_completion(&rcu.completion);
+}
+
+/*
+ * rcu_barrier(): entrain a callback behind every CPU's list.  A CPU with
+ * no callbacks is skipped, so nothing lands on a CPU whose tick may be
+ * stopped (the argument of the 2008 flavour's rcupreempt_barrier()).
+ */
+struct rcu_barrier_state {
+	struct spinlock lock;
+	int count;
+	struct completion done;
+	struct rcu_head head[NR_CPUS];
+};
+
+static void rcu_barrier_put(struct rcu_barrier_state *s)
+{
+	unsigned long flags;
+	int last;
+
+	spin_lock_irqsave(&s->lock, flags);
+	last = --s->count == 0;
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (last)
+		complete(&s->done);
+}
+
+static struct rcu_barrier_state *rcu_barrier_state_of;
+
+static void rcu_barrier_callback(struct rcu_head *head)
+{
+	(void)head;
+	rcu_barrier_put(READ_ONCE(rcu_barrier_state_of));
+}
+
+static void rcu_barrier_tree(void)
+{
+	static struct rcu_barrier_state s;
+	unsigned long flags;
+	int cpu;
+
+	/* One at a time: the state is static (NR_CPUS heads). */
+	wait_event_fn(&rcu_state.barrier_wq, rcu_sleeplock_try,
+		      &rcu_state.barrier_busy);
+	spin_lock_init(&s.lock, "rcu_barrier_state");
+	init_completion(&s.done);
+	s.count = 1;
+	WRITE_ONCE(rcu_barrier_state_of, &s);
+	for_each_online_cpu(cpu) {
+		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+
+		spin_lock_irqsave(&rdp->lock, flags);
+		if (!rcu_segcblist_empty(&rdp->cblist) || rdp->invoking) {
+			spin_lock(&s.lock);
+			s.count++;
+			spin_unlock(&s.lock);
+			s.head[cpu].func = rcu_barrier_callback;
+			rcu_segcblist_enqueue(&rdp->cblist, &s.head[cpu]);
+		}
+		spin_unlock_irqrestore(&rdp->lock, flags);
+	}
+	rcu_barrier_put(&s);
+	wait_for_completion(&s.done);
+	rcu_sleeplock_release(&rcu_state.barrier_wq, &rcu_state.barrier_busy);
+}
+
+static long rcu_batches_completed_tree(void)
+{
+	return (long)rcu_seq_ctr(READ_ONCE(rcu_state.gp_seq));
+}
+
+static int rcu_needs_cpu_tree(int cpu)
+{
+	return !rcu_segcblist_empty(&rcu_tree_data[cpu].cblist);
+}
+
+/* ------------------------------------------------------------------ */
+/* The polled API                                                     */
+/* ------------------------------------------------------------------ */
+
+static unsigned long get_state_synchronize_rcu_tree(void)
+{
+	/* rcu_seq_snap()'s barrier: the caller's accesses before it. */
+	return rcu_seq_snap(&rcu_state.gp_seq);
+}
+
+static unsigned long start_poll_synchronize_rcu_tree(void)
+{
+	unsigned long s = get_state_synchronize_rcu_tree();
+
+	rcu_start_this_gp(s);
+	return s;
+}
+
+static bool poll_state_synchronize_rcu_tree(unsigned long cookie)
+{
+	bool done = rcu_seq_done(&rcu_state.gp_seq, cookie);
+
+	/* Orders the load of gp_seq before the caller's later frees. */
+	smp_mb();
+	return done;
+}
+
+/* ------------------------------------------------------------------ */
+/* Boot, statistics, the table                                        */
+/* ------------------------------------------------------------------ */
+
+static void rcu_tree_init(void)
+{
+	rcu_init_geometry();
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+		int leafcpu = cpu < rcu_state.ncpus ? cpu : 0;
+		struct rcu_node *leaf =
+			rcu_state.level[rcu_state.num_levels - 1];
+
+		rdp->cpu = cpu;
+		rdp->mynode = leaf + leafcpu / (int)rcu_fanout_leaf;
+		rdp->grpmask = 1UL << (leafcpu - rdp->mynode->grplo);
+		rdp->gp_seq = rcu_state.gp_seq;
+		spin_lock_init(&rdp->lock, "rcu_tree_data");
+		rcu_segcblist_init(&rdp->cblist);
+		ct_init_cpu(cpu);
+	}
+	rcu_exp_init();
+	init_waitqueue_head(&rcu_state.barrier_wq);
+	open_softirq(RCU_SOFTIRQ, rcu_do_batch);
+	rcu_state.gp_kthread = kthread_run(rcu_gp_kthread, NULL,
+					   RCU_GP_KTHREAD_CPU, "rcu_preempt");
+	printk("rcu: preemptible Tree RCU: %d CPUs, %d levels, %d rcu_nodes, rcu_fanout_leaf=%u rcu_fanout=%u\n",
+	       rcu_state.ncpus, rcu_state.num_levels, rcu_state.num_nodes,
+	       rcu_fanout_leaf, rcu_fanout ? rcu_fanout : rcu_fanout_leaf);
+}
+
+static void rcu_tree_stats_get(struct rcu_stats_snapshot *s)
+{
+	u64 n = READ_ONCE(rcu_state.n_gp_completed);
+
+	s->gp_completed = n;
+	s->flips = READ_ONCE(rcu_state.n_gp_started);
+	s->gp_lat_min_ns = READ_ONCE(rcu_state.gp_lat_min_ns);
+	s->gp_lat_max_ns = READ_ONCE(rcu_state.gp_lat_max_ns);
+	/* The mean stands in for the median: no per-GP samples kept. */
+	s->gp_lat_median_ns = n ? READ_ONCE(rcu_state.gp_lat_sum_ns) / n : 0;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		s->cb_invoked += READ_ONCE(rcu_tree_data[cpu].n_cb_invoked);
+	s->stalls = READ_ONCE(rcu_state.n_stalls);
+	s->exp_completed = READ_ONCE(rcu_state.n_exp_completed);
+	s->fqs_scans = READ_ONCE(rcu_state.n_fqs_scans);
+}
+
+static void rcu_tree_stats_print(void)
+{
+	struct rcu_stats_snapshot s;
+
+	rcu_stats_get(&s);
+	ktap_diag("rcu: tree: grace periods completed %llu, started %llu, gp_seq %lu, expedited %llu, fqs scans %llu",
+		  (unsigned long long)s.gp_completed,
+		  (unsigned long long)s.flips, READ_ONCE(rcu_state.gp_seq),
+		  (unsigned long long)s.exp_completed,
+		  (unsigned long long)s.fqs_scans);
+	ktap_diag("rcu: tree: gp latency min/mean/max %llu/%llu/%llu us",
+		  (unsigned long long)s.gp_lat_min_ns / 1000,
+		  (unsigned long long)s.gp_lat_median_ns / 1000,
+		  (unsigned long long)s.gp_lat_max_ns / 1000);
+	ktap_diag("rcu: callbacks invoked %llu, stall reports %llu",
+		  (unsigned long long)s.cb_invoked,
+		  (unsigned long long)s.stalls);
+}
+
+static bool rcu_tree_cpu_watching(int cpu)
+{
+	return !rcu_watching_snap_in_eqs(ct_rcu_watching_cpu_acquire(cpu));
+}
+
+static long rcu_tree_watching_counter(int cpu)
+{
+	return READ_ONCE(context_tracking[cpu].state);
+}
+
+static bool rcu_tree_entered_from_idle(unsigned int depth)
+{
+	int cpu = raw_smp_processor_id();
+
+	return READ_ONCE(context_tracking[cpu].nmi_nesting) ==
+	       (long)(2 * depth - 1);
+}
+
+const struct rcu_flavor_ops tree_flavor_ops = {
+	.name = "tree",
+	.init = rcu_tree_init,
+	.call_rcu = call_rcu_tree,
+	.synchronize_rcu = synchronize_rcu_tree,
+	.synchronize_rcu_expedited = synchronize_rcu_expedited_tree,
+	.rcu_barrier = rcu_barrier_tree,
+	.batches_completed = rcu_batches_completed_tree,
+	.get_state_synchronize_rcu = get_state_synchronize_rcu_tree,
+	.start_poll_synchronize_rcu = start_poll_synchronize_rcu_tree,
+	.poll_state_synchronize_rcu = poll_state_synchronize_rcu_tree,
+	.sched_clock_irq = rcu_sched_clock_irq_tree,
+	.needs_cpu = rcu_needs_cpu_tree,
+	.note_context_switch = rcu_tree_note_context_switch,
+	.idle_enter = ct_idle_enter,
+	.idle_exit = ct_idle_exit,
+	.irq_enter = ct_irq_enter,
+	.irq_exit = ct_irq_exit,
+	.nmi_enter = ct_nmi_enter,
+	.nmi_exit = ct_nmi_exit,
+	.cpu_watching = rcu_tree_cpu_watching,
+	.cpu_watching_counter = rcu_tree_watching_counter,
+	.entered_from_idle = rcu_tree_entered_from_idle,
+	.gp_state_name = rcu_gp_state_name_tree,
+	.stats_print = rcu_tree_stats_print,
+	.stats_get = rcu_tree_stats_get,
+};

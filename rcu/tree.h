@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Preemptible Tree RCU (rcu=tree) internals, shared by rcu/tree*.c and the
+ * tests.  Names follow Linux 6.12's kernel/rcu/tree.h where the concept is
+ * the same; the per-CPU struct is rcu_tree_data because the 2008 flavour's
+ * rcu_data lives in the same kernel.
+ */
+#ifndef RCU_TREE_H
+#define RCU_TREE_H
+
+#include "kernel/compiler.h"
+#include "kernel/list.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/wait.h"
+#include "rcu/context_tracking.h"
+#include "rcu/rcu.h"
+#include "rcu/rcu_segcblist.h"
+
+#define RCU_MAX_LEVELS	6
+#define RCU_MAX_NODES	64	/* NR_CPUS = 32 leaves of 1..: 63 at most */
+
+/*
+ * One node of the combining tree.  A leaf covers CPUs grplo..grphi (bit i
+ * of its masks is CPU grplo + i); an inner node's bit i is its child i.
+ * lock protects every field that changes.
+ */
+struct rcu_node {
+	struct spinlock lock;
+	unsigned long gp_seq;		/* the grace period this node is in */
+	unsigned long qsmask;		/* still to report, this GP */
+	unsigned long qsmaskinit;	/* to report at the start of each GP */
+	unsigned long expmask;		/* still to report, expedited GP */
+	unsigned long grpmask;		/* our bit in the parent's masks */
+	int grplo, grphi;		/* CPUs covered */
+	int grpnum;			/* our bit number in the parent */
+	int level;			/* 0 is the root */
+	struct rcu_node *parent;
+	/*
+	 * Tasks preempted inside a reader on one of this leaf's CPUs
+	 * (leaves only).  n_gp_tasks of them hold the current grace period
+	 * (their rcu_blocks_gp is set), n_exp_tasks the expedited one.
+	 */
+	struct list_head blkd_tasks;
+	int n_gp_tasks;
+	int n_exp_tasks;
+} __cacheline_aligned;
+
+/* Everything Tree RCU keeps per CPU, in one struct. */
+struct rcu_tree_data {
+	int cpu;
+	struct rcu_node *mynode;	/* our leaf */
+	unsigned long grpmask;		/* our bit in mynode's masks */
+
+	/* Quiescent states: owned by this CPU, read under mynode->lock. */
+	unsigned long gp_seq;		/* the GP this CPU has noticed */
+	bool cpu_no_qs;			/* no QS yet in the noticed GP */
+	bool core_needs_qs;		/* and the GP waits for one */
+	int watching_snap;		/* FQS: counter snapshot (ct->state) */
+
+	/* Expedited grace periods. */
+	bool exp_deferred_qs;		/* a reader owes the expedited GP */
+	u64 exp_ipis;			/* rcu_exp_handler() runs here */
+
+	/* Callbacks: lock protects cblist and invoking. */
+	struct spinlock lock;
+	struct rcu_segcblist cblist;
+	int invoking;			/* softirq has callbacks in hand */
+	u64 n_cb_invoked;
+	u64 n_fqs_excused;		/* QSs reported for us by FQS */
+} __cacheline_aligned;
+
+/* Grace-period kthread states, for the stall report and gdb. */
+enum rcu_gp_state {
+	RCU_GP_IDLE,			/* waiting for a GP request */
+	RCU_GP_INIT,			/* rcu_gp_init() */
+	RCU_GP_WAIT_FQS,		/* sleeping until the next FQS scan */
+	RCU_GP_DOING_FQS,		/* rcu_gp_fqs() */
+	RCU_GP_CLEANUP,			/* rcu_gp_cleanup() */
+	RCU_GP_NR_STATES,
+};
+
+struct rcu_state {
+	struct rcu_node node[RCU_MAX_NODES];	/* breadth first, root first */
+	struct rcu_node *level[RCU_MAX_LEVELS];	/* first node of each level */
+	int num_levels;
+	int num_nodes;
+	int ncpus;			/* CPUs the tree covers */
+
+	unsigned long gp_seq;		/* the grace-period sequence */
+	unsigned long gp_seq_needed;	/* the furthest one asked for */
+	struct task *gp_kthread;
+	int gp_state;			/* enum rcu_gp_state */
+	bool gp_wake;			/* a request or the root's last QS */
+	u64 gp_start_ns;
+	u64 gp_activity_ns;		/* the kthread last did something */
+	u64 stall_next_ns;		/* 0: no report due */
+
+	/* rcu_barrier() and expedited GPs: one at a time, sleeping. */
+	int barrier_busy;
+	struct wait_queue_head barrier_wq;
+	int exp_busy;
+	struct wait_queue_head exp_wq;	/* callers waiting their turn */
+	unsigned long expedited_sequence;
+	struct completion *exp_done;	/* completed when the root reports */
+
+	/* Statistics. */
+	u64 n_gp_completed;
+	u64 n_gp_started;
+	u64 n_exp_completed;
+	u64 n_fqs_scans;
+	u64 n_stalls;
+	u64 gp_lat_min_ns, gp_lat_max_ns, gp_lat_sum_ns;
+};
+
+extern struct rcu_state rcu_state;
+extern struct rcu_tree_data rcu_tree_data[NR_CPUS];
+extern unsigned int rcu_fanout_leaf;
+extern unsigned int rcu_fanout;
+
+#define rcu_get_root()	(&rcu_state.node[0])
+static inline bool rcu_is_leaf_node(struct rcu_node *rnp)
+{
+	return rnp->level == rcu_state.num_levels - 1;
+}
+
+#define rcu_for_each_node_breadth_first(rnp)				\
+	for ((rnp) = &rcu_state.node[0];				\
+	     (rnp) < &rcu_state.node[rcu_state.num_nodes]; (rnp)++)
+#define rcu_for_each_leaf_node(rnp)					\
+	for ((rnp) = rcu_state.level[rcu_state.num_levels - 1];		\
+	     (rnp) < &rcu_state.node[rcu_state.num_nodes]; (rnp)++)
+
+/* rcu/tree.c */
+void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
+		       unsigned long gps, unsigned long flags);
+void rcu_report_qs_rdp(struct rcu_tree_data *rdp);
+void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags);
+bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
+				struct rcu_tree_data *rdp);
+void rcu_gp_kthread_wake(void);
+bool rcu_sleeplock_try(void *busy);
+void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy);
+const char *rcu_gp_state_name_tree(void);
+
+/* rcu/tree_plugin.c */
+void rcu_tree_note_context_switch(bool preempt);
+void rcu_read_unlock_special(struct task *t);
+void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
+void rcu_flavor_sched_clock_irq(int cpu);
+bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
+
+/* rcu/tree_exp.c */
+void synchronize_rcu_expedited_tree(void);
+void rcu_report_exp_rdp(struct rcu_tree_data *rdp);
+void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask);
+void rcu_exp_init(void);
+
+/* rcu/tree_stall.c */
+extern unsigned int rcu_cpu_stall_timeout;
+void record_gp_stall_check_time(u64 now);
+void check_cpu_stall(u64 now);
+
+#endif

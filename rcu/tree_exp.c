@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Expedited grace periods (rcu=tree), after Linux 6.12's
+ * kernel/rcu/tree_exp.h.  synchronize_rcu_expedited() does not wait for
+ * quiescent states to come: it reads every CPU's context-tracking counter
+ * and sends an IPI to each CPU that RCU is watching.  A CPU that is idle
+ * (an extended quiescent state) gets nothing, so idle CPUs stay asleep.
+ * The IPI handler (rcu_exp_handler()) reports at once unless it
+ * interrupted a reader, whose outermost unlock (or preemption) reports
+ * instead.  Tasks already blocked in readers hold the expedited grace
+ * period too.  Reports clear expmask bits up the tree as the normal
+ * grace period's do.
+ */
+#include "kernel/bug.h"
+#include "kernel/irqflags.h"
+#include "kernel/irq.h"
+#include "kernel/preempt.h"
+#include "rcu/tree.h"
+
+void rcu_exp_init(void)
+{
+	init_waitqueue_head(&rcu_state.exp_wq);
+}
+
+/* rnp->lock held, IRQs saved in flags: propagate an empty node up. */
+static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
+{
+	for (;;) {
+		unsigned long mask;
+
+		if (rnp->expmask || rnp->n_exp_tasks) {
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		if (!rnp->parent) {
+			struct completion *c = rcu_state.exp_done;
+
+			rcu_state.exp_done = NULL;
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			if (c)
+				complete(c);
+			return;
+		}
+		mask = rnp->grpmask;
+		spin_unlock(&rnp->lock);
+		rnp = rnp->parent;
+		spin_lock(&rnp->lock);
+		if (!(rnp->expmask & mask)) {
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		WRITE_ONCE(rnp->expmask, rnp->expmask & ~mask);
+	}
+}
+
+/* Clear mask in leaf rnp (0: just recheck it) and propagate. */
+void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rnp->lock, flags);
+	if (mask && !(rnp->expmask & mask)) {
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	WRITE_ONCE(rnp->expmask, rnp->expmask & ~mask);
+	if (!rcu_state.exp_done) {
+		/* No expedited grace period in progress. */
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	__rcu_report_exp_rnp(rnp, flags);
+}
+
+void rcu_report_exp_rdp(struct rcu_tree_data *rdp)
+{
+	WRITE_ONCE(rdp->exp_deferred_qs, false);
+	rcu_report_exp_cpu_mult(rdp->mynode, rdp->grpmask);
+}
+
+/*
+ * The IPI, on a CPU that was not idle when the expedited grace period
+ * began.  Outside a reader: report now.  Inside one: its outermost
+ * unlock, or its preemption (which queues the task), reports.
+ */
+static void rcu_exp_handler(void *unused)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
+	struct task *t = current;
+
+	(void)unused;
+	rdp->exp_ipis++;
+	if (READ_ONCE(t->rcu_read_lock_nesting) == 0) {
+		rcu_report_exp_rdp(rdp);
+		return;
+	}
+	WRITE_ONCE(rdp->exp_deferred_qs, true);
+	WRITE_ONCE(t->rcu_read_unlock_special.b.exp_hint, 1);
+}
+
+/*
+ * Select the CPUs of leaf rnp that the expedited grace period must hear
+ * from: those RCU is watching, except this CPU (its caller is not in a
+ * reader, and no other reader runs here).  Returns the CPUs to send the
+ * IPI to.  Every task already on blkd_tasks holds the grace period.
+ */
+static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
+{
+	unsigned long flags, mask_ipi = 0;
+	int self = raw_smp_processor_id();
+	struct task *t;
+
+	spin_lock_irqsave(&rnp->lock, flags);
+	for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+		unsigned long bit = 1UL << (cpu - rnp->grplo);
+		int snap;
+
+		if (!cpu_online(cpu) || cpu == self)
+			continue;
+		snap = ct_rcu_watching_cpu_acquire(cpu);
+		if (rcu_watching_snap_in_eqs(snap))
+			continue;	/* idle: no reader, no IPI */
+		mask_ipi |= bit;
+	}
+	WRITE_ONCE(rnp->expmask, mask_ipi);
+	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry) {
+		if (!t->rcu_blocks_exp) {
+			t->rcu_blocks_exp = 1;
+			rnp->n_exp_tasks++;
+		}
+	}
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	return mask_ipi;
+}
+
+void synchronize_rcu_expedited_tree(void)
+{
+	struct completion done;
+	unsigned long flags, ipis[RCU_MAX_NODES];
+	struct rcu_node *rnp;
+	int self;
+
+	WARN(in_interrupt() || irqs_disabled() ||
+	     current->rcu_read_lock_nesting,
+	     "synchronize_rcu_expedited: cpu %d called from atomic context or a reader",
+	     raw_smp_processor_id());
+	wait_event_fn(&rcu_state.exp_wq, rcu_sleeplock_try,
+		      &rcu_state.exp_busy);
+	init_completion(&done);
+	rcu_seq_start(&rcu_state.expedited_sequence);
+
+	/* Inner nodes first: a leaf that empties finds its bit set above. */
+	rcu_for_each_node_breadth_first(rnp) {
+		if (rcu_is_leaf_node(rnp))
+			break;
+		spin_lock_irqsave(&rnp->lock, flags);
+		WRITE_ONCE(rnp->expmask, rnp->qsmaskinit);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	rnp = rcu_get_root();
+	spin_lock_irqsave(&rnp->lock, flags);
+	rcu_state.exp_done = &done;
+	spin_unlock_irqrestore(&rnp->lock, flags);
+
+	/*
+	 * Orders the sequence start before the loads of the counters: a
+	 * CPU seen idle starts its next reader after this point.
+	 */
+	smp_mb();
+	preempt_disable();
+	self = raw_smp_processor_id();
+	rcu_for_each_leaf_node(rnp)
+		ipis[rnp - rcu_state.node] = sync_rcu_exp_select_node_cpus(rnp);
+	preempt_enable();
+	(void)self;
+	rcu_for_each_leaf_node(rnp) {
+		unsigned long m = ipis[rnp - rcu_state.node];
+
+		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
+			if (m & (1UL << (cpu - rnp->grplo)))
+				smp_call_function_single(cpu, rcu_exp_handler,
+							 NULL, false);
+		/* A leaf with nothing to wait for reports now. */
+		rcu_report_exp_cpu_mult(rnp, 0);
+	}
+	wait_for_completion(&done);
+	/* Orders the reports seen before the caller's later accesses. */
+	smp_mb();
+	rcu_seq_end(&rcu_state.expedited_sequence);
+	rcu_state.n_exp_completed++;
+	rcu_sleeplock_release(&rcu_state.exp_wq, &rcu_state.exp_busy);
+}

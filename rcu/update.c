@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What both RCU flavours share: the rcu= option, and the one API that
+ * kernel/ and the tests call, dispatched to the flavour chosen at boot.
+ *
+ *   rcu=rcupreempt  the 2008 design (default): rcu/rcupreempt.c,
+ *                   rcu/dynticks.c, rcu/rcupreempt_stall.c,
+ *                   rcu/rcupreempt_stats.c
+ *   rcu=tree        the modern design: rcu/context_tracking.c,
+ *                   rcu/tree.c, rcu/tree_plugin.c, rcu/tree_exp.c,
+ *                   rcu/tree_stall.c, rcu/rcu_segcblist.c
+ *
+ * Everything but the read side goes through one table of function
+ * pointers, struct rcu_flavor_ops.  The read side is too hot for an
+ * indirect call: rcu_read_lock() tests one __read_mostly int and calls the
+ * flavour's function directly (make bench reports the cost of that test).
+ */
+#include "kernel/bug.h"
+#include "kernel/param.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcu.h"
+
+static const char *rcu_opt = "rcupreempt";
+kparam_str("rcu", rcu_opt, "RCU implementation: rcupreempt (2008) or tree");
+
+/* Written once, before any other CPU starts; read by every reader. */
+int rcu_flavor __read_mostly = RCU_FLAVOR_RCUPREEMPT;
+static const struct rcu_flavor_ops *rcu_ops __read_mostly =
+	&rcupreempt_flavor_ops;
+
+static const struct rcu_flavor_ops *const rcu_flavors[] = {
+	[RCU_FLAVOR_RCUPREEMPT] = &rcupreempt_flavor_ops,
+	[RCU_FLAVOR_TREE] = &tree_flavor_ops,
+};
+
+bool rcu_select_flavor(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(rcu_flavors); i++) {
+		if (!strcmp(rcu_opt, rcu_flavors[i]->name)) {
+			rcu_flavor = i;
+			rcu_ops = rcu_flavors[i];
+			return true;
+		}
+	}
+	printk("cmdline: error: rcu=%s: unknown RCU implementation (rcupreempt or tree)\n",
+	       rcu_opt);
+	return false;
+}
+
+const char *rcu_flavor_name(void)
+{
+	return rcu_ops->name;
+}
+
+/* ---- Read side: a flag test and a direct call, no indirect call ---- */
+
+void rcu_read_lock(void)
+{
+	if (rcu_flavor == RCU_FLAVOR_TREE)
+		__rcu_read_lock_tree();
+	else
+		__rcu_read_lock();
+}
+
+void rcu_read_unlock(void)
+{
+	if (rcu_flavor == RCU_FLAVOR_TREE)
+		__rcu_read_unlock_tree();
+	else
+		__rcu_read_unlock();
+}
+
+/* ---- Update side and hooks: through the table ---- */
+
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	rcu_ops->call_rcu(head, func);
+}
+
+void synchronize_rcu(void)
+{
+	rcu_ops->synchronize_rcu();
+}
+
+void synchronize_rcu_expedited(void)
+{
+	if (rcu_ops->synchronize_rcu_expedited)
+		rcu_ops->synchronize_rcu_expedited();
+	else
+		rcu_ops->synchronize_rcu();
+}
+
+void rcu_barrier(void)
+{
+	rcu_ops->rcu_barrier();
+}
+
+long rcu_batches_completed(void)
+{
+	return rcu_ops->batches_completed();
+}
+
+/*
+ * The polled API.  rcu=rcupreempt has no grace-period sequence: its cookie
+ * is a `completed` value far enough ahead that every reader running at
+ * the get has finished once `completed` reaches it (a callback queued at
+ * the get is done after GP_STAGES + 1 flips at most), and its start
+ * queues nothing, so poll on rcu=rcupreempt may stay false while nothing
+ * else asks for grace periods; cond_synchronize_rcu() still works.
+ */
+unsigned long get_state_synchronize_rcu(void)
+{
+	if (rcu_ops->get_state_synchronize_rcu)
+		return rcu_ops->get_state_synchronize_rcu();
+	/* Orders the caller's prior accesses before the load of completed. */
+	smp_mb();
+	return (unsigned long)rcu_batches_completed() + 3;
+}
+
+unsigned long start_poll_synchronize_rcu(void)
+{
+	if (rcu_ops->start_poll_synchronize_rcu)
+		return rcu_ops->start_poll_synchronize_rcu();
+	return get_state_synchronize_rcu();
+}
+
+bool poll_state_synchronize_rcu(unsigned long cookie)
+{
+	bool done;
+
+	if (rcu_ops->poll_state_synchronize_rcu)
+		return rcu_ops->poll_state_synchronize_rcu(cookie);
+	done = (long)((unsigned long)rcu_batches_completed() - cookie) >= 0;
+	/* Orders the load of completed before the caller's later frees. */
+	smp_mb();
+	return done;
+}
+
+void cond_synchronize_rcu(unsigned long cookie)
+{
+	if (!poll_state_synchronize_rcu(cookie))
+		synchronize_rcu();
+}
+
+void rcu_init(void)
+{
+	rcu_ops->init();
+}
+
+/*
+ * GP machinery accounting for make bench: cycles spent in the tick hook on
+ * every CPU (all of the 2008 flavour's machine; the tree's QS noting and
+ * callback advancing) plus the flavour's own (the tree's kthread).  Off
+ * unless a benchmark turns it on: one load and a not-taken branch.
+ */
+int rcu_account_gp_cycles;
+static u64 rcu_tick_cycles[NR_CPUS];
+
+u64 rcu_gp_machinery_cycles(void)
+{
+	u64 sum = READ_ONCE(rcu_gp_kthread_cycles);
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(rcu_tick_cycles[cpu]);
+	return sum;
+}
+
+void rcu_sched_clock_irq(int cpu)
+{
+	u64 t0;
+
+	if (likely(!READ_ONCE(rcu_account_gp_cycles))) {
+		rcu_ops->sched_clock_irq(cpu);
+		return;
+	}
+	t0 = get_cycles();
+	rcu_ops->sched_clock_irq(cpu);
+	rcu_tick_cycles[cpu] += get_cycles() - t0;
+}
+
+int rcu_needs_cpu(int cpu)
+{
+	return rcu_ops->needs_cpu(cpu);
+}
+
+void rcu_note_context_switch(bool preempt)
+{
+	if (rcu_ops->note_context_switch)
+		rcu_ops->note_context_switch(preempt);
+}
+
+void rcu_idle_enter(void)
+{
+	rcu_ops->idle_enter();
+}
+
+void rcu_idle_exit(void)
+{
+	rcu_ops->idle_exit();
+}
+
+void rcu_hardirq_enter(void)
+{
+	rcu_ops->irq_enter();
+}
+
+void rcu_hardirq_exit(void)
+{
+	rcu_ops->irq_exit();
+}
+
+void rcu_nmi_enter(void)
+{
+	rcu_ops->nmi_enter();
+}
+
+void rcu_nmi_exit(void)
+{
+	rcu_ops->nmi_exit();
+}
+
+bool rcu_cpu_watching(int cpu)
+{
+	return rcu_ops->cpu_watching(cpu);
+}
+
+long rcu_cpu_watching_counter(int cpu)
+{
+	return rcu_ops->cpu_watching_counter(cpu);
+}
+
+bool rcu_entered_from_idle(unsigned int depth)
+{
+	return rcu_ops->entered_from_idle(depth);
+}
+
+const char *rcu_gp_state_name(void)
+{
+	return rcu_ops->gp_state_name();
+}
+
+void rcu_stats_print(void)
+{
+	rcu_ops->stats_print();
+}
+
+void rcu_stats_get(struct rcu_stats_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	rcu_ops->stats_get(s);
+}

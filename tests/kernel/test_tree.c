@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of what only rcu=tree has (they SKIP under rcu=rcupreempt):
+ *   rcu_tree_ct_handlers      context tracking across IRQs and NMIs on
+ *                             idle and busy CPUs (nmi_nesting, the bit)
+ *   rcu_tree_expedited        1000 expedited and 1000 normal grace
+ *                             periods: 0 ticks, 0 wake-ups, 0 expedited
+ *                             IPIs on idle CPUs; an expedited grace period
+ *                             waits for a reader on a busy CPU
+ *   rcu_tree_polled           the polled API against a held reader
+ *   rcu_tree_blocked_reader   a reader preempted (asleep) on a CPU that
+ *                             then goes idle sits on blkd_tasks and holds
+ *                             the grace period
+ *   rcu_tree_propagation      with rcu_fanout_leaf=2 on 8 CPUs (three
+ *                             levels), a busy CPU's bit holds its leaf,
+ *                             the leaf's bit its parent's, up to the root
+ */
+#include "asm/arch.h"
+#include "kernel/irq.h"
+#include "kernel/ktap.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "rcu/tree.h"
+#include "tests/kernel/util.h"
+
+#define TREE_ONLY()							\
+	do {								\
+		if (!rcu_flavor_is_tree()) {				\
+			ktap_diag("rcu=tree only");			\
+			return KTEST_SKIP;				\
+		}							\
+	} while (0)
+
+/* A CPU other than ours that RCU sees idle now, or -1. */
+static int tree_find_idle_cpu(int not)
+{
+	int self = raw_smp_processor_id();
+
+	for (int tries = 0; tries < 1000; tries++) {
+		int cpu;
+
+		for_each_online_cpu(cpu)
+			if (cpu != self && cpu != not &&
+			    READ_ONCE(per_cpu_area(cpu)->in_idle) &&
+			    !rcu_cpu_watching(cpu))
+				return cpu;
+		msleep(1);
+	}
+	return -1;
+}
+
+/* ---- A reader held on one CPU until released ---- */
+
+static struct {
+	volatile int started, release, unlocked, done;
+	bool sleep;		/* sleep inside the reader (preempted) */
+	unsigned int irqoff_ms;	/* then spin with IRQs off after unlock */
+	struct task *task;
+} held;
+
+static int held_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	smp_store_release(&held.started, 1);
+	while (!smp_load_acquire(&held.release)) {
+		if (held.sleep)
+			msleep(1);
+		else
+			arch_cpu_relax();
+	}
+	if (held.irqoff_ms) {
+		unsigned long flags;
+		u64 t0;
+
+		/*
+		 * No tick and no context switch from here: only the
+		 * unlock itself can have taken the task off blkd_tasks.
+		 */
+		local_irq_save(flags);
+		rcu_read_unlock();
+		smp_store_release(&held.unlocked, 1);
+		t0 = ktime_get_ns();
+		while (ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
+			arch_cpu_relax();
+		local_irq_restore(flags);
+	} else {
+		rcu_read_unlock();
+		smp_store_release(&held.unlocked, 1);
+	}
+	smp_store_release(&held.done, 1);
+	return 0;
+}
+
+static void held_start(int cpu, bool sleep)
+{
+	held.started = held.release = held.unlocked = held.done = 0;
+	held.sleep = sleep;
+	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
+	while (!smp_load_acquire(&held.started))
+		msleep(1);
+}
+
+static int held_stop(void)
+{
+	smp_store_release(&held.release, 1);
+	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct {
+	int state, state_after;
+	long nmi_nesting;
+	bool watching;
+	volatile int done;
+} cth;
+
+static void ct_probe(void)
+{
+	int cpu = raw_smp_processor_id();
+
+	cth.watching = rcu_is_watching_curr_cpu();
+	cth.nmi_nesting = READ_ONCE(context_tracking[cpu].nmi_nesting);
+	smp_store_release(&cth.done, 1);
+}
+
+static void ct_probe_ipi(void *arg)
+{
+	(void)arg;
+	ct_probe();
+}
+
+static volatile int ct_nmi_target = -1;
+
+static void ct_probe_nmi(void)
+{
+	if (raw_smp_processor_id() != READ_ONCE(ct_nmi_target))
+		return;
+	WRITE_ONCE(ct_nmi_target, -1);
+	ct_probe();
+}
+
+/*
+ * One handler on target: returns 0 if the handler saw RCU watching with
+ * nmi_nesting want_nesting, and the counter moved by want_steps steps of
+ * CT_RCU_WATCHING from before to after.
+ */
+static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
+		  const char *what)
+{
+	int before, after, fail = 0;
+
+	cth.done = 0;
+	before = READ_ONCE(context_tracking[target].state);
+	if (nmi) {
+		WRITE_ONCE(ct_nmi_target, target);
+		arch_send_nmi(target);
+	} else {
+		smp_call_function_single(target, ct_probe_ipi, NULL, false);
+	}
+	if (KT_EXPECT(wait_flag(&cth.done, 2000), "%s: handler ran", what))
+		return 1;
+	msleep(2);
+	after = READ_ONCE(context_tracking[target].state);
+	fail |= KT_EXPECT(cth.watching, "%s: RCU not watching in handler",
+			  what);
+	/*
+	 * The handler may have landed inside another one (an NMI in a
+	 * tick): each level under it adds 2.  So an idle CPU's handler sees
+	 * 1 + 2k (odd: the outermost one woke RCU), a busy CPU's
+	 * CT_NESTING_IRQ_NONIDLE + 2 + 2k.
+	 */
+	fail |= KT_EXPECT(cth.nmi_nesting >= want_nesting &&
+			  (cth.nmi_nesting - want_nesting) % 2 == 0 &&
+			  cth.nmi_nesting - want_nesting <= 8,
+			  "%s: nmi_nesting 0x%lx in handler, want 0x%lx (+2k)",
+			  what, cth.nmi_nesting, want_nesting);
+	/*
+	 * An idle CPU may take other interrupts meanwhile (each a whole
+	 * pair of steps); a busy one takes no step at all.
+	 */
+	if (want_steps)
+		fail |= KT_EXPECT(after - before >=
+					  want_steps * CT_RCU_WATCHING &&
+				  (after - before) / CT_RCU_WATCHING % 2 == 0,
+				  "%s: counter 0x%x -> 0x%x, want %d or more steps, even",
+				  what, before, after, want_steps);
+	else
+		fail |= KT_EXPECT(after == before,
+				  "%s: counter 0x%x -> 0x%x, want no step", what,
+				  before, after);
+	return fail;
+}
+
+static volatile int spin_stop;
+
+static void spin_fn(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(spin_stop))
+		arch_cpu_relax();
+}
+
+static int spinner(void *arg)
+{
+	spin_fn(arg);
+	return 0;
+}
+
+KTEST(rcu_tree_ct_handlers)
+{
+	int fail = 0, idle, busy = -1, cpu, self;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs: skipped");
+		return KTEST_SKIP;
+	}
+	register_nmi_handler(ct_probe_nmi);
+	self = raw_smp_processor_id();
+	/* Idle target: the handler wakes RCU (1) and steps it back. */
+	for (int i = 0; i < 20 && !fail; i++) {
+		idle = tree_find_idle_cpu(-1);
+		if (KT_EXPECT(idle >= 0, "an idle CPU"))
+			break;
+		fail |= ct_one(idle, i & 1, 1, 2,
+			       i & 1 ? "NMI on idle cpu" : "IRQ on idle cpu");
+	}
+	/* Busy target: process level, the handler adds 2 and undoes it. */
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			busy = cpu;
+			break;
+		}
+	spin_stop = 0;
+	kthread_run(spinner, NULL, busy, "ct-spinner");
+	msleep(5);
+	for (int i = 0; i < 20 && !fail; i++)
+		fail |= ct_one(busy, i & 1, CT_NESTING_IRQ_NONIDLE + 2, 0,
+			       i & 1 ? "NMI on busy cpu" : "IRQ on busy cpu");
+	WRITE_ONCE(spin_stop, 1);
+	unregister_nmi_handler(ct_probe_nmi);
+	msleep(5);
+	ktap_diag("40 handlers on idle and busy CPUs: nmi_nesting and the watching bit as ct_nmi_enter/exit promise");
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int idle_cpus_quiet(int self, u64 *ticks0, u64 *irqs0, u64 *ipis0,
+			   const char *what)
+{
+	int cpu, fail = 0;
+
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+		u64 d = READ_ONCE(st->ticks) - ticks0[cpu];
+		u64 w = READ_ONCE(st->irqs) + READ_ONCE(st->nmis) - irqs0[cpu];
+		u64 e = READ_ONCE(rcu_tree_data[cpu].exp_ipis) - ipis0[cpu];
+
+		ktap_diag("%s: cpu %d: %llu ticks, %llu interrupts, %llu expedited IPIs%s",
+			  what, cpu, (unsigned long long)d,
+			  (unsigned long long)w, (unsigned long long)e,
+			  cpu == self ? " (busy)" : "");
+		if (cpu != self)
+			fail |= KT_EXPECT(d == 0 && w == 0 && e == 0,
+					  "idle cpu %d: %llu ticks, %llu wake-ups, %llu expedited IPIs",
+					  cpu, (unsigned long long)d,
+					  (unsigned long long)w,
+					  (unsigned long long)e);
+	}
+	return fail;
+}
+
+static void snap_counts(u64 *ticks0, u64 *irqs0, u64 *ipis0)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		ticks0[cpu] = READ_ONCE(st->ticks);
+		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
+		ipis0[cpu] = READ_ONCE(rcu_tree_data[cpu].exp_ipis);
+	}
+}
+
+static volatile int exp_done_flag;
+
+static int exp_waiter(void *arg)
+{
+	(void)arg;
+	synchronize_rcu_expedited();
+	smp_store_release(&exp_done_flag, 1);
+	return 0;
+}
+
+KTEST(rcu_tree_expedited)
+{
+	u64 ticks0[NR_CPUS], irqs0[NR_CPUS], ipis0[NR_CPUS];
+	struct rcu_stats_snapshot s0, s1;
+	int self, fail = 0, busy;
+	u64 t0;
+
+	TREE_ONLY();
+	preempt_disable();
+	self = raw_smp_processor_id();
+	preempt_enable();
+	msleep(20);
+	snap_counts(ticks0, irqs0, ipis0);
+	rcu_stats_get(&s0);
+	t0 = ktime_get_ns();
+	for (int i = 0; i < 1000; i++)
+		synchronize_rcu_expedited();
+	rcu_stats_get(&s1);
+	ktap_diag("1000 expedited GPs in %llu us (%llu completed)",
+		  (unsigned long long)(ktime_get_ns() - t0) / 1000,
+		  (unsigned long long)(s1.exp_completed - s0.exp_completed));
+	fail |= KT_EXPECT(s1.exp_completed - s0.exp_completed == 1000,
+			  "expedited count");
+	fail |= idle_cpus_quiet(self, ticks0, irqs0, ipis0, "expedited");
+
+	msleep(20);
+	snap_counts(ticks0, irqs0, ipis0);
+	rcu_stats_get(&s0);
+	t0 = ktime_get_ns();
+	for (int i = 0; i < 1000; i++)
+		synchronize_rcu();
+	rcu_stats_get(&s1);
+	ktap_diag("1000 normal GPs in %llu us (%llu completed)",
+		  (unsigned long long)(ktime_get_ns() - t0) / 1000,
+		  (unsigned long long)(s1.gp_completed - s0.gp_completed));
+	fail |= KT_EXPECT(s1.gp_completed - s0.gp_completed >= 1000,
+			  "normal count");
+	fail |= idle_cpus_quiet(self, ticks0, irqs0, ipis0, "normal");
+
+	/* A reader on a busy CPU holds an expedited grace period. */
+	if (num_online_cpus() < 2)
+		return fail;
+	busy = tree_find_idle_cpu(-1);
+	if (KT_EXPECT(busy >= 0, "a CPU for the reader"))
+		return 1;
+	held_start(busy, false);
+	exp_done_flag = 0;
+	kthread_run(exp_waiter, NULL, self, "exp-waiter");
+	msleep(50);
+	fail |= KT_EXPECT(!READ_ONCE(exp_done_flag),
+			  "expedited GP ended under a reader on busy cpu %d",
+			  busy);
+	fail |= held_stop();
+	fail |= KT_EXPECT(wait_flag(&exp_done_flag, 5000),
+			  "expedited GP ends after the reader");
+	ktap_diag("expedited GP waited for the reader on busy cpu %d (%llu IPIs there)",
+		  busy, (unsigned long long)rcu_tree_data[busy].exp_ipis);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+KTEST(rcu_tree_polled)
+{
+	unsigned long c1, c2;
+	int fail = 0, cpu;
+	u64 t0;
+
+	TREE_ONLY();
+	/* A cookie from get is done only after a grace period. */
+	c1 = get_state_synchronize_rcu();
+	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c1),
+			  "fresh cookie %lu already done (gp_seq %lu)", c1,
+			  READ_ONCE(rcu_state.gp_seq));
+	synchronize_rcu();
+	fail |= KT_EXPECT(poll_state_synchronize_rcu(c1),
+			  "cookie %lu not done after synchronize_rcu", c1);
+	/* cond_synchronize_rcu() on a done cookie does not wait. */
+	t0 = rcu_batches_completed();
+	cond_synchronize_rcu(c1);
+	fail |= KT_EXPECT(rcu_batches_completed() == (long)t0 ||
+			  rcu_batches_completed() == (long)t0 + 1,
+			  "cond_synchronize_rcu waited on a done cookie");
+
+	/* A held reader keeps start_poll's cookie undone. */
+	cpu = num_online_cpus() > 1 ? tree_find_idle_cpu(-1) : -1;
+	if (cpu < 0)
+		cpu = raw_smp_processor_id();
+	held_start(cpu, cpu == raw_smp_processor_id());
+	c2 = start_poll_synchronize_rcu();
+	msleep(50);
+	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c2),
+			  "cookie %lu done under a reader held on cpu %d", c2,
+			  cpu);
+	fail |= held_stop();
+	t0 = ktime_get_ns();
+	while (!poll_state_synchronize_rcu(c2) &&
+	       ktime_get_ns() - t0 < 2 * NSEC_PER_SEC)
+		msleep(1);
+	fail |= KT_EXPECT(poll_state_synchronize_rcu(c2),
+			  "start_poll's grace period never came (cookie %lu, gp_seq %lu)",
+			  c2, READ_ONCE(rcu_state.gp_seq));
+	/* cond_synchronize_rcu() on a fresh cookie waits for a GP. */
+	c2 = get_state_synchronize_rcu();
+	cond_synchronize_rcu(c2);
+	fail |= KT_EXPECT(poll_state_synchronize_rcu(c2),
+			  "cond_synchronize_rcu returned early");
+	ktap_diag("polled: cookies %lu, %lu; gp_seq %lu", c1, c2,
+		  READ_ONCE(rcu_state.gp_seq));
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+KTEST(rcu_tree_blocked_reader)
+{
+	int fail = 0, cpu;
+	unsigned long c;
+	struct rcu_node *rnp;
+	bool queued = false, holds = false;
+	unsigned long flags;
+	struct task *t;
+
+	TREE_ONLY();
+	cpu = num_online_cpus() > 1 ? tree_find_idle_cpu(-1) : 0;
+	if (cpu < 0)
+		cpu = 0;
+	/*
+	 * It sleeps in its reader: switched out, its CPU goes idle.  After
+	 * its unlock it spins 300 ms with IRQs off (on another CPU than
+	 * ours): the grace period must end meanwhile, so the unlock's slow
+	 * path, not a later tick or switch, took it off the list.
+	 */
+	held.irqoff_ms = cpu != raw_smp_processor_id() ? 300 : 0;
+	held_start(cpu, true);
+	c = start_poll_synchronize_rcu();
+	msleep(50);
+	rnp = rcu_tree_data[cpu].mynode;
+	spin_lock_irqsave(&rnp->lock, flags);
+	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry)
+		if (t == held.task) {
+			queued = true;
+			holds = t->rcu_blocks_gp;
+		}
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	fail |= KT_EXPECT(queued, "reader not on cpu %d's leaf blkd_tasks",
+			  cpu);
+	fail |= KT_EXPECT(holds, "queued reader does not hold the GP");
+	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),
+			  "grace period ended under a preempted reader");
+	smp_store_release(&held.release, 1);
+	if (held.irqoff_ms) {
+		u64 t0 = ktime_get_ns();
+
+		fail |= KT_EXPECT(wait_flag(&held.unlocked, 5000), "unlocked");
+		while (!poll_state_synchronize_rcu(c) &&
+		       ktime_get_ns() - t0 < 150 * NSEC_PER_MSEC)
+			msleep(1);
+		fail |= KT_EXPECT(poll_state_synchronize_rcu(c) &&
+				  !READ_ONCE(held.done),
+				  "grace period did not end at the reader's unlock (still held %llu ms later)",
+				  (unsigned long long)(ktime_get_ns() - t0) /
+				  NSEC_PER_MSEC);
+	}
+	fail |= KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
+	held.irqoff_ms = 0;
+	synchronize_rcu();
+	fail |= KT_EXPECT(poll_state_synchronize_rcu(c), "GP after unlock");
+	spin_lock_irqsave(&rnp->lock, flags);
+	fail |= KT_EXPECT(list_empty(&rnp->blkd_tasks) && !rnp->n_gp_tasks,
+			  "blkd_tasks left non-empty (%d hold the GP)",
+			  rnp->n_gp_tasks);
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	ktap_diag("reader asleep on cpu %d: queued on leaf %d-%d, held the grace period until it unlocked",
+		  cpu, rnp->grplo, rnp->grphi);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+KTEST(rcu_tree_propagation)
+{
+	int fail = 0, cpu = -1, self, lvl;
+	unsigned long c;
+	struct rcu_node *rnp, *leaf;
+
+	TREE_ONLY();
+	if (rcu_state.num_levels < 2 || num_online_cpus() < 4) {
+		ktap_diag("one-level tree (%d CPUs, rcu_fanout_leaf=%u): propagation not exercised",
+			  num_online_cpus(), rcu_fanout_leaf);
+		return KTEST_SKIP;
+	}
+	self = raw_smp_processor_id();
+	/* The last CPU: its leaf and every ancestor but the root differ
+	 * from ours. */
+	cpu = num_online_cpus() - 1;
+	if (cpu == self)
+		cpu--;
+	held_start(cpu, false);
+	c = start_poll_synchronize_rcu();
+	msleep(30);
+	leaf = rcu_tree_data[cpu].mynode;
+	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),
+			  "GP ended under a reader on busy cpu %d", cpu);
+	fail |= KT_EXPECT(READ_ONCE(leaf->qsmask) == rcu_tree_data[cpu].grpmask,
+			  "leaf %d-%d qsmask 0x%lx, want only cpu %d's bit",
+			  leaf->grplo, leaf->grphi, READ_ONCE(leaf->qsmask),
+			  cpu);
+	lvl = 0;
+	for (rnp = leaf; rnp->parent; rnp = rnp->parent, lvl++)
+		fail |= KT_EXPECT(READ_ONCE(rnp->parent->qsmask) == rnp->grpmask,
+				  "node %d-%d qsmask 0x%lx, want only child %d-%d's bit 0x%lx",
+				  rnp->parent->grplo, rnp->parent->grphi,
+				  READ_ONCE(rnp->parent->qsmask), rnp->grplo,
+				  rnp->grphi, rnp->grpmask);
+	rcu_for_each_node_breadth_first(rnp) {
+		if (rnp->grplo <= cpu && cpu <= rnp->grphi)
+			continue;
+		fail |= KT_EXPECT(READ_ONCE(rnp->qsmask) == 0,
+				  "node %d-%d (level %d) not reported: qsmask 0x%lx",
+				  rnp->grplo, rnp->grphi, rnp->level,
+				  READ_ONCE(rnp->qsmask));
+	}
+	fail |= held_stop();
+	synchronize_rcu();
+	fail |= KT_EXPECT(poll_state_synchronize_rcu(c), "GP after unlock");
+	ktap_diag("%d levels, %d rcu_nodes: cpu %d's reader held leaf %d-%d and %d ancestors; every other node reported",
+		  rcu_state.num_levels, rcu_state.num_nodes, cpu, leaf->grplo,
+		  leaf->grphi, lvl);
+	return fail;
+}
+
+/*
+ * tests/xfail/tree_kthread_starved.scn: the grace-period kthread cannot
+ * run (its CPU spins with preemption off) while a reader on another CPU
+ * holds the grace period; the stall report must name both the CPU and
+ * the starved kthread.  Fails by design.
+ */
+KTEST_HOOK(hook_starve_gp_kthread)
+{
+	int cpu;
+	u64 t0;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2)
+		return KTEST_SKIP;
+	cpu = tree_find_idle_cpu(-1);
+	if (cpu < 0)
+		return 1;
+	held_start(cpu, false);
+	start_poll_synchronize_rcu();
+	msleep(20);
+	preempt_disable();
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < 6 * NSEC_PER_SEC)
+		arch_cpu_relax();
+	preempt_enable();
+	held_stop();
+	ktap_diag("the grace-period kthread was kept off its CPU for 6 s");
+	return 1;
+}
