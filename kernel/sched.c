@@ -211,10 +211,18 @@ static void __schedule(bool preempt)
 			dest = prev->pinned_cpu;
 		else if (READ_ONCE(prev->roaming))
 			dest = next_online_cpu(cpu);
-		if (dest == cpu)
+		if (dest == cpu) {
 			enqueue(prev, cpu);
-		else
+		} else {
 			rq->prev_dest = dest;
+			/*
+			 * t->cpu changes only under the lock of the run queue
+			 * it leaves: a waker that locks that queue and finds
+			 * t->cpu still naming it knows t cannot move under it
+			 * (wake_up_process()).
+			 */
+			WRITE_ONCE(prev->cpu, dest);
+		}
 	} else if (preempt && prev->state == TASK_SLEEPING &&
 		   prev != pc->idle) {
 		enqueue(prev, cpu);
@@ -297,11 +305,23 @@ int wake_up_process(struct task *t)
 	int cpu, woke = 0;
 
 	local_irq_save(flags);
-	/* A sleeping task's cpu is stable: it only changes while it runs. */
-	cpu = READ_ONCE(t->cpu);
-	struct runqueue *rq = &runqueues[cpu];
+	/*
+	 * t may have roamed since we read t->cpu: the old queue's lock would
+	 * not serialise us against its __schedule() on the new CPU, and we
+	 * could see on_cpu, leave t to requeue itself, and lose it.  t->cpu
+	 * only changes under the lock of the queue it leaves, so recheck it
+	 * under that lock and retry until it is stable.
+	 */
+	struct runqueue *rq;
 
-	spin_lock(&rq->lock);
+	for (;;) {
+		cpu = READ_ONCE(t->cpu);
+		rq = &runqueues[cpu];
+		spin_lock(&rq->lock);
+		if (likely(READ_ONCE(t->cpu) == cpu))
+			break;
+		spin_unlock(&rq->lock);
+	}
 	if (__atomic_compare_exchange_n(&t->state, &(int){ TASK_SLEEPING },
 					TASK_RUNNING, false, __ATOMIC_SEQ_CST,
 					__ATOMIC_SEQ_CST)) {
