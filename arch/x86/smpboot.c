@@ -46,19 +46,45 @@ static void delay_us(u64 us)
 		cpu_relax();
 }
 
+/* The AP's TSC at its handshake, for the BSP's synchronisation check. */
+static u64 ap_tsc;
+
 static __noreturn void ap_entry(u32 cpu)
 {
 	arch_percpu_set_base(per_cpu_area(cpu));
-	/* Handshake: the BSP may reuse the argument block from now on. */
+	WRITE_ONCE(ap_tsc, rdtsc());
+	/* Handshake: the BSP may reuse the argument block from now on;
+	 * release also publishes ap_tsc. */
 	smp_store_release(&ap_args->alive, 1);
 	cpu_start((int)cpu);
 	panic("cpu_start returned on cpu%u", cpu);
+}
+
+/*
+ * ktime_get_ns() reads the local TSC, so it assumes the TSCs agree.  The
+ * AP read its TSC between our two reads (before INIT, after we saw its
+ * handshake): if it lies outside that window, the TSCs disagree by more
+ * than the window, and we say so rather than let times jump between CPUs.
+ */
+static int tsc_unsynced;
+
+static void tsc_check(int cpu, u64 before, u64 after)
+{
+	u64 t = READ_ONCE(ap_tsc);
+
+	if (t >= before && t <= after)
+		return;
+	tsc_unsynced++;
+	printk("tsc: cpu%d's TSC is %ld cycles %s cpu0's bring-up window: TSCs not synchronised, ktime_get_ns() differs between CPUs\n",
+	       cpu, t < before ? (long)(before - t) : (long)(t - after),
+	       t < before ? "before" : "after");
 }
 
 static bool start_ap(int cpu, u32 apic_id)
 {
 	size_t size;
 	void *stack = arch_alloc_stack(&size);
+	u64 before = rdtsc();
 
 	ap_args->cr3 = read_cr3();
 	ap_args->stack = (u64)stack + size;
@@ -76,8 +102,10 @@ static bool start_ap(int cpu, u32 apic_id)
 		delay_us(200);
 	}
 	for (u64 t = 0; t < AP_TIMEOUT_MS * 10; t++) {
-		if (smp_load_acquire(&ap_args->alive))
+		if (smp_load_acquire(&ap_args->alive)) {
+			tsc_check(cpu, before, rdtsc());
 			return true;
+		}
 		delay_us(100);
 	}
 	return false;
@@ -112,7 +140,9 @@ void arch_start_secondaries(void)
 		}
 		cpu++;
 	}
-	printk("smp: %d application processors started\n", cpu - 1);
+	printk("smp: %d application processors started, TSC %s\n", cpu - 1,
+	       tsc_unsynced ? "NOT synchronised (see above)" :
+	       "synchronised within each bring-up window");
 }
 
 int arch_possible_cpus(void)
