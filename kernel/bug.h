@@ -14,7 +14,13 @@ __printf(3, 4) void warn_slowpath(const char *file, int line,
 __printf(1, 2) __noreturn void panic(const char *fmt, ...);
 /* Mark the run failed without stopping it. */
 void kernel_mark_failed(void);
+/*
+ * A detector's report is complete: mark the run failed, and panic with why
+ * if panic_on_rcu_stall (stall true) or panic_on_warn (stall false) is set.
+ */
+void kernel_report_done(const char *why, bool stall);
 extern volatile int kernel_failed;
+extern unsigned int panic_on_warn, panic_on_rcu_stall;
 
 #define WARN(cond, fmt, ...) ({						\
 	int __c = !!(cond);						\

@@ -3,7 +3,8 @@
  * The KTAP v1 test runner.  Runs the selected tests in link order in a
  * kernel thread, prints "ok N name" / "not ok N name", then per-CPU
  * statistics as diagnostics, and leaves QEMU with the pass or fail status.
- * A test that WARNs fails even if it returned 0.  A watchdog thread fails
+ * A test that WARNs fails even if it returned 0 (with panic_on_warn, the
+ * default, the WARN ends the run).  The watchdog (kernel/watchdog.c) fails
  * the run when one test exceeds test_timeout seconds.
  */
 #include "asm/arch.h"
@@ -94,24 +95,20 @@ bool ktap_check_selection(void)
 }
 
 /*
- * The watchdog is a self-rearming timer, not a thread: its once-a-second
- * interrupt wakes its idle CPU without restarting the tick, so it does not
- * disturb the tickless tests.
+ * Called once a second by the watchdog (kernel/watchdog.c), whose timer
+ * needs no tick: a test that hangs with every CPU idle is still caught.
  */
-static struct timer watchdog;
-
-static void watchdog_fn(struct timer *t)
+void ktap_check_timeout(u64 now)
 {
-	const char *name = test_running;
-	u64 start = test_started_ns;
+	const char *name = READ_ONCE(test_running);
+	u64 start = READ_ONCE(test_started_ns);
 
-	if (name && ktime_get_ns() - start > test_timeout * NSEC_PER_SEC) {
+	if (name && now - start > test_timeout * NSEC_PER_SEC) {
 		cprintf("not ok %d %s # timeout after %u s\n", test_number,
 			name, test_timeout);
 		printk("ktap: test %s timed out\n", name);
 		arch_exit(false);
 	}
-	add_timer(t, ktime_get_ns() + NSEC_PER_SEC);
 }
 
 void ktap_print_stats(void);
@@ -123,10 +120,6 @@ static int runner_fn(void *arg)
 	(void)arg;
 	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++)
 		planned += selected(t);
-	timer_init(&watchdog, watchdog_fn);
-	preempt_disable();
-	add_timer(&watchdog, ktime_get_ns() + NSEC_PER_SEC);
-	preempt_enable();
 	cprintf("KTAP version 1\n");
 	cprintf("1..%d\n", planned);
 	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {

@@ -23,6 +23,7 @@ void sched_init_cpu(int cpu);
 void smp_init(void);
 void softirq_init_cpu(int cpu);
 void set_cpu_online(int cpu);
+void watchdog_start(void);
 __noreturn void cpu_idle_loop(void);
 
 static struct boot_info boot_info;
@@ -37,6 +38,8 @@ void cpu_start(int cpu)
 	tick_init_cpu(cpu);		/* periodic scheduling-clock tick */
 	set_cpu_online(cpu);
 	softirq_init_cpu(cpu);		/* ksoftirqd/N */
+	if (cpu == 0)
+		watchdog_start();	/* kernel/watchdog.c: stays on CPU 0 */
 	printk("cpu%d: online, APIC ID %u\n", cpu, pc->apic_id);
 	local_irq_enable();
 	cpu_idle_loop();

@@ -3,12 +3,26 @@
 #include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
+#include "kernel/param.h"
 #include "kernel/printk.h"
 
 volatile int kernel_failed;
 static volatile int panicking;
 
-void console_emergency_write(const char *s);
+/*
+ * Linux's panic_on_warn and panic_on_rcu_stall, but on by default: a test
+ * run ends at its first error, with the whole report on the console,
+ * instead of running on into a pile of consequences and the harness's
+ * timeout (docs/kernel.md, "Fail fast").  make run turns them off, to
+ * watch what happens next.
+ */
+unsigned int panic_on_warn = 1;
+kparam_bool("panic_on_warn", panic_on_warn,
+	    "end the run at the first WARNING or test-detected error");
+unsigned int panic_on_rcu_stall = 1;
+kparam_bool("panic_on_rcu_stall", panic_on_rcu_stall,
+	    "end the run after the first RCU stall or hung-task report");
+
 
 void kernel_mark_failed(void)
 {
@@ -25,6 +39,20 @@ void warn_slowpath(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	printk("WARNING: at %s:%d: %s\n", file, line, msg);
 	kernel_mark_failed();
+	if (READ_ONCE(panic_on_warn))
+		panic("panic_on_warn set ...");
+}
+
+/*
+ * A detector has printed its whole report (an RCU stall, a hung task, a
+ * torture error): the run has failed, and with panic_on_rcu_stall (or
+ * panic_on_warn, for kind "error") it ends here.
+ */
+void kernel_report_done(const char *why, bool stall)
+{
+	kernel_mark_failed();
+	if (stall ? READ_ONCE(panic_on_rcu_stall) : READ_ONCE(panic_on_warn))
+		panic("%s", why);
 }
 
 void panic(const char *fmt, ...)
@@ -39,6 +67,8 @@ void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* What NMIs printed (a WARN's report, say) comes before the panic. */
+	printk_flush_nmi_emergency();
 	console_emergency_write("\nKernel panic - not syncing: ");
 	console_emergency_write(msg);
 	console_emergency_write("\n");

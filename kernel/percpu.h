@@ -46,6 +46,7 @@ struct percpu {
 	int in_idle;			/* in the idle loop's sleep section */
 	u64 idle_since_ns;
 	unsigned long nmi_interrupted_ip;	/* where the current NMI hit */
+	unsigned long nmi_interrupted_fp;	/* its frame pointer */
 	/*
 	 * Depth of nmi_enter()..nmi_exit(), whole: in_nmi() is false in
 	 * their RCU steps (the count is raised after rcu_irq_enter() and

@@ -17,5 +17,7 @@ __printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
 /* Emit what NMI handlers left in the per-CPU buffers. */
 void printk_flush_nmi(void);
 void printk_flush_nmi_emergency(void);
+/* Write without the console lock (a dying or NMI-interrupted CPU may hold it). */
+void console_emergency_write(const char *s);
 
 #endif

@@ -58,6 +58,12 @@ struct task {
 	struct rcu_node *rcu_blocked_node;	/* ... of this leaf */
 	u8 rcu_blocks_gp;		/* holds the normal grace period */
 	u8 rcu_blocks_exp;		/* holds the expedited grace period */
+
+	/*
+	 * When it began waiting in wait_for_completion() with no timeout (0:
+	 * not waiting): the hung-task detector's clock (kernel/watchdog.c).
+	 */
+	u64 wait_since_ns;
 };
 
 #define current		(this_cpu_read(curr_task))

@@ -121,6 +121,8 @@ static bool do_wait_for_completion(struct completion *c, u64 deadline)
 	spin_lock_irqsave(&c->wait.lock, flags);
 	if (!c->done) {
 		list_add_tail(&w.node, &c->wait.head);
+		if (!deadline)
+			WRITE_ONCE(current->wait_since_ns, ktime_get_ns());
 		do {
 			/*
 			 * SLEEPING before the lock is dropped: complete()
@@ -137,6 +139,7 @@ static bool do_wait_for_completion(struct completion *c, u64 deadline)
 		} while (!c->done &&
 			 !(deadline && ktime_get_ns() >= deadline));
 		current->state = TASK_RUNNING;
+		WRITE_ONCE(current->wait_since_ns, 0);
 		list_del_init(&w.node);
 	}
 	ok = c->done != 0;

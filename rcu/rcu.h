@@ -26,6 +26,8 @@ struct rcu_flavor_ops {
 	bool (*poll_state_synchronize_rcu)(unsigned long cookie);
 	void (*sched_clock_irq)(int cpu);
 	int (*needs_cpu)(int cpu);
+	long (*cb_count)(int cpu);	/* counted, not needs_cpu()'s word */
+	void (*stall_report)(u64 now);	/* who holds the grace period */
 	void (*note_context_switch)(bool preempt);	/* may be NULL */
 	void (*idle_enter)(void);
 	void (*idle_exit)(void);

@@ -134,6 +134,8 @@ void rcu_init(void);
 void rcu_sched_clock_irq(int cpu);
 /* True while cpu has callbacks queued: keep its tick running. */
 int rcu_needs_cpu(int cpu);
+/* The watchdog: report RCU work stranded on tickless CPUs (rcu/update.c). */
+void rcu_check_stranded(u64 now);
 /*
  * From __schedule(), IRQs off, before the switch: a context switch is a
  * quiescent state, and a task preempted inside a reader must be queued

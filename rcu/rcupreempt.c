@@ -672,6 +672,35 @@ int rcupreempt_needs_cpu(int cpu)
 	return rcu_has_callbacks(RCU_DATA_CPU(cpu));
 }
 
+static long rcu_list_len(struct rcu_head *h)
+{
+	long n = 0;
+
+	for (; h; h = h->next)
+		n++;
+	return n;
+}
+
+/*
+ * How many callbacks wait on cpu, counted on the lists themselves: the
+ * watchdog asks this of CPUs whose tick has stopped, and must not trust
+ * rcupreempt_needs_cpu(), whose answer stopped it.
+ */
+long rcupreempt_cb_count(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	unsigned long flags;
+	long n;
+	int i;
+
+	spin_lock_irqsave(&rdp->lock, flags);
+	n = rcu_list_len(rdp->nextlist) + rcu_list_len(rdp->donelist);
+	for (i = 0; i < GP_STAGES; i++)
+		n += rcu_list_len(rdp->waitlist[i]);
+	spin_unlock_irqrestore(&rdp->lock, flags);
+	return n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Boot                                                               */
 /* ------------------------------------------------------------------ */
@@ -745,6 +774,8 @@ const struct rcu_flavor_ops rcupreempt_flavor_ops = {
 	.batches_completed = rcupreempt_batches_completed,
 	.sched_clock_irq = rcu_check_callbacks,
 	.needs_cpu = rcupreempt_needs_cpu,
+	.cb_count = rcupreempt_cb_count,
+	.stall_report = rcu_stall_report,
 	.idle_enter = rcu_enter_nohz,
 	.idle_exit = rcu_exit_nohz,
 	.irq_enter = rcu_irq_enter,

@@ -51,7 +51,7 @@ static void rcu_stall_print_task(struct task *t, void *arg)
 	(*n)++;
 }
 
-static void rcu_stall_report(u64 now)
+void rcu_stall_report(u64 now)
 {
 	int state = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
 	long completed = READ_ONCE(rcu_ctrlblk.completed);
@@ -117,5 +117,5 @@ void rcu_stall_check(u64 now)
 	rcu_stall_report(now);
 	rcu_stats_stall_reported();
 	/* A stall is a failed run, whatever happens afterwards. */
-	kernel_mark_failed();
+	kernel_report_done("RCU Stall", true);
 }

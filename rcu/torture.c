@@ -34,6 +34,7 @@
  */
 #include "asm/arch.h"
 #include "kernel/barrier.h"
+#include "kernel/bug.h"
 #include "kernel/compiler.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
@@ -987,6 +988,17 @@ int rcu_torture_run(void)
 			hang = true;
 			break;
 		}
+		/*
+		 * Fail fast: a reader has seen a freed or too-young element;
+		 * stop now and report, rather than at torture_duration.
+		 */
+		if (READ_ONCE(panic_on_warn) &&
+		    __atomic_load_n(&first_err.claimed, __ATOMIC_ACQUIRE)) {
+			printk("rcu-torture: !!! a reader saw an error %llu ms in: stopping early (panic_on_warn); the report follows\n",
+			       (unsigned long long)((now - t0) /
+						    NSEC_PER_MSEC));
+			break;
+		}
 		if (now - last_stat >= torture_stat_interval * NSEC_PER_SEC) {
 			last_stat = now;
 			torture_sum(&t);
@@ -1072,5 +1084,7 @@ int rcu_torture_run(void)
 	printk("rcu-torture: End of test: %s\n", fail ? "FAILURE" : "SUCCESS");
 	ktap_diag("rcu-torture: End of test: %s",
 		  fail ? "FAILURE" : "SUCCESS");
+	if (fail)
+		kernel_report_done("rcu-torture: End of test: FAILURE", false);
 	return fail;
 }

@@ -744,6 +744,11 @@ static int rcu_needs_cpu_tree(int cpu)
 	return !rcu_segcblist_empty(&rcu_tree_data[cpu].cblist);
 }
 
+static long rcu_cb_count_tree(int cpu)
+{
+	return READ_ONCE(rcu_tree_data[cpu].cblist.len);
+}
+
 /* ------------------------------------------------------------------ */
 /* The polled API                                                     */
 /* ------------------------------------------------------------------ */
@@ -869,6 +874,8 @@ const struct rcu_flavor_ops tree_flavor_ops = {
 	.poll_state_synchronize_rcu = poll_state_synchronize_rcu_tree,
 	.sched_clock_irq = rcu_sched_clock_irq_tree,
 	.needs_cpu = rcu_needs_cpu_tree,
+	.cb_count = rcu_cb_count_tree,
+	.stall_report = print_other_cpu_stall,
 	.note_context_switch = rcu_tree_note_context_switch,
 	.idle_enter = ct_idle_enter,
 	.idle_exit = ct_idle_exit,

@@ -161,5 +161,7 @@ void rcu_exp_init(void);
 extern unsigned int rcu_cpu_stall_timeout;
 void record_gp_stall_check_time(u64 now);
 void check_cpu_stall(u64 now);
+/* The report alone, also for the watchdog's stranded-work check. */
+void print_other_cpu_stall(u64 now);
 
 #endif

@@ -9,6 +9,7 @@
  * the deadline first prints.  rcu_cpu_stall_timeout is the option both
  * flavours share (rcu/rcupreempt_stall.c declares it).
  */
+#include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "rcu/tree.h"
@@ -22,7 +23,7 @@ void record_gp_stall_check_time(u64 now)
 	WRITE_ONCE(rcu_state.stall_next_ns, t ? now + t : 0);
 }
 
-static void print_other_cpu_stall(u64 now)
+void print_other_cpu_stall(u64 now)
 {
 	struct rcu_node *rnp;
 	unsigned long flags;
@@ -88,4 +89,5 @@ void check_cpu_stall(u64 now)
 					 __ATOMIC_SEQ_CST))
 		return;
 	print_other_cpu_stall(now);
+	kernel_report_done("RCU Stall", true);
 }

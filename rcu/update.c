@@ -253,3 +253,54 @@ void rcu_stats_get(struct rcu_stats_snapshot *s)
 	memset(s, 0, sizeof(*s));
 	rcu_ops->stats_get(s);
 }
+
+/*
+ * The watchdog's question (kernel/watchdog.c, once a second, from the boot
+ * CPU): is RCU work stranded?  Both stall detectors run from the tick.  If
+ * a bug lets a CPU with callbacks stop its tick, and every other CPU is
+ * idle too, no tick runs anywhere: the grace period those callbacks need
+ * never starts or never ends, and nothing would ever say so.  Three
+ * observations in a row of every CPU idle with its tick stopped, callbacks
+ * queued and no grace period completed, and this names the CPUs that hold
+ * them, then prints the flavour's stall report (which CPUs owe what).
+ */
+#define RCU_STRANDED_CHECKS	3
+
+static unsigned int rcu_stranded_seen;
+static long rcu_stranded_completed;
+
+void rcu_check_stranded(u64 now)
+{
+	long completed = rcu_batches_completed();
+	long total = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct percpu *pc = per_cpu_area(cpu);
+
+		if (!READ_ONCE(pc->in_idle) || !READ_ONCE(pc->tick_stopped)) {
+			rcu_stranded_seen = 0;	/* a tick runs somewhere */
+			return;
+		}
+	}
+	for_each_online_cpu(cpu)
+		total += rcu_ops->cb_count(cpu);
+	if (!total || completed != rcu_stranded_completed) {
+		rcu_stranded_seen = 0;
+		rcu_stranded_completed = completed;
+		return;
+	}
+	if (++rcu_stranded_seen != RCU_STRANDED_CHECKS)
+		return;		/* and once only, until things move again */
+	printk("rcu: INFO: stranded callbacks: every CPU is idle with its tick stopped, %ld callbacks wait, and no grace period has completed (%s, completed %ld) for %u s\n",
+	       total, rcu_ops->gp_state_name(), completed, RCU_STRANDED_CHECKS);
+	for_each_online_cpu(cpu) {
+		long n = rcu_ops->cb_count(cpu);
+
+		if (n)
+			printk("rcu:   cpu %d: %ld callbacks stranded: its tick is stopped, rcu_needs_cpu() says %d\n",
+			       cpu, n, rcu_ops->needs_cpu(cpu));
+	}
+	rcu_ops->stall_report(now);
+	kernel_report_done("RCU Stall", true);
+}

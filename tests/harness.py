@@ -41,6 +41,15 @@ KEYS = {"cpus", "cmdline", "timeout", "expect", "reason", "accel", "desc",
         "boot"}
 PASS_STATUS = 33
 TAIL = 40
+# Lines by which the kernel says something is wrong: the first one is the
+# run's failure reason (the kernel's panic_on_warn ends the run there).
+FAILURE_SIGNAL = (r"WARNING:|!!!|Kernel panic|EXCEPTION|^not ok |"
+                  r"rcu: INFO: |INFO: task .* blocked|hard LOCKUP|"
+                  r"cmdline: error|End of test: FAILURE")
+# After the first error line the kernel has this long to finish its report
+# and exit before the harness stops it (a kernel booted with
+# panic_on_warn=0, or one wedged after its report).
+FAIL_GRACE = 15
 
 
 class ScenarioError(Exception):
@@ -299,11 +308,27 @@ def qemu_threads(pid):
     return lines
 
 
-def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
+def first_error(text):
+    """(guest seconds or None, line) of the first failure line, or None.
+    A line without a printk timestamp takes the last one before it."""
+    last = None
+    for line in text.splitlines():
+        ts = re.match(r"\[\s*(\d+\.\d+)\]", line)
+        if ts:
+            last = float(ts.group(1))
+        if re.search(FAILURE_SIGNAL, line):
+            return last, line.strip()
+    return None
+
+
+def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
     """Run QEMU; return (exit status or None on timeout, console text).
     With kernel, a timeout appends each vCPU's backtrace (dump_cpus) to
-    the text and the log."""
+    the text and the log.  With events (a dict), the wall seconds of the
+    first failure line go in events["first_error_wall"], and a run still
+    going FAIL_GRACE seconds after it is stopped (events["stopped"])."""
     out = []
+    partial = ""
     start = time.monotonic()
     mondir = None
     if kernel and "-monitor" in cmd:
@@ -324,10 +349,29 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None):
                 out.append(text)
                 log.write(text)
                 log.flush()             # a long soak is readable as it runs
+                if events is not None and \
+                        "first_error_wall" not in events:
+                    partial += text
+                    if any(re.search(FAILURE_SIGNAL, l) for l in
+                           partial.split("\n")):
+                        events["first_error_wall"] = \
+                            time.monotonic() - start
+                    partial = partial[partial.rfind("\n") + 1:]
                 if live:
                     sys.stdout.write(text)
                     sys.stdout.flush()
             if p.poll() is not None and not chunk:
+                break
+            if events is not None and "first_error_wall" in events and \
+                    time.monotonic() - start > \
+                    events["first_error_wall"] + FAIL_GRACE:
+                events["stopped"] = True
+                note = (f"\nharness: stopped {FAIL_GRACE} s after the "
+                        "first error line: the kernel did not exit\n")
+                out.append(note)
+                log.write(note)
+                p.kill()
+                p.wait()
                 break
             if time.monotonic() - start > timeout:
                 timed_out = True
@@ -390,26 +434,38 @@ def tail(text, n=TAIL):
 def boot(sc, kernel, accel, log):
     """Boot kernel once as scenario sc says (cpus, cmdline, timeout, boot
     mode): (exit status or None on timeout, console text, the timeout
-    used, the boot mode, wall seconds)."""
+    used, the boot mode, wall seconds, events: see run_qemu())."""
     mode = boot_mode(sc, accel)
     iso, extra = boot_args(kernel, sc["cmdline"], mode)
     limit = timeout_for(sc, accel, mode)
     t0 = time.monotonic()
+    events = {}
     status, text = run_qemu(qemu_cmd(accel, iso, sc["cpus"], extra), limit,
-                            log, kernel=kernel)
-    return status, text, limit, mode, time.monotonic() - t0
+                            log, kernel=kernel, events=events)
+    return status, text, limit, mode, time.monotonic() - t0, events
+
+
+def failure_reason(text, status, limit, events):
+    """The problems of a failed run, first the kernel's first error line
+    (with its guest and wall time), then the harness's own findings."""
+    problems = [f"timeout after {limit} s"] if status is None and \
+        not events.get("stopped") else judge_ktap(text, status)
+    first = first_error(text)
+    if first:
+        guest, line = first
+        when = [f"guest {guest:.2f} s"] if guest is not None else []
+        if "first_error_wall" in events:
+            when.append(f"wall {events['first_error_wall']:.1f} s")
+        problems.insert(0, f"first error ({', '.join(when)}): {line}")
+    return problems
 
 
 def run_scenario(sc, kernel, accel):
     os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
     log = os.path.join(BUILD, "logs", sc["name"] + ".log")
-    status, text, limit, mode, secs = boot(sc, kernel, accel, log)
+    status, text, limit, mode, secs, events = boot(sc, kernel, accel, log)
     head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, {secs:.1f} s)"
-
-    if status is None:
-        problems = [f"timeout after {limit} s"]
-    else:
-        problems = judge_ktap(text, status)
+    problems = failure_reason(text, status, limit, events)
     if sc["expect"] == "pass":
         if not problems:
             print(f"PASS {head}")

@@ -14,7 +14,6 @@ extern const char ksym_names[] __attribute__((weak));
 extern const u64 ksym_count __attribute__((weak));
 extern char __kernel_start[], __kernel_end[];
 
-void console_emergency_write(const char *s);
 
 static const char *lookup(unsigned long addr, unsigned long *off)
 {
@@ -62,6 +61,19 @@ static bool plausible_frame(unsigned long fp)
 	return fp && !(fp & 7) &&
 	       (fp >= 0xffff800000000000UL ||
 		(fp >= 0x1000 && fp < (4UL << 30)));
+}
+
+/*
+ * arch_switch_to() (switch.asm) pushed rbp, rbx, r12-r15 below its return
+ * address: the saved rbp is the sixth word up from ksp, the return address
+ * into __schedule() the seventh.
+ */
+void arch_backtrace_task(unsigned long ksp)
+{
+	unsigned long *sp = (unsigned long *)ksp;
+
+	arch_print_symbol(sp[6]);
+	arch_backtrace(sp[5]);
 }
 
 void arch_backtrace(unsigned long fp)

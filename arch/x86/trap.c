@@ -87,7 +87,6 @@ void idt_load(void)
 	__asm__ __volatile__("lidt %0" :: "m"(ptr));
 }
 
-void console_emergency_write(const char *s);
 
 static void report(const char *fmt, ...)
 {
@@ -140,6 +139,7 @@ void trap_dispatch(struct trap_frame *f)
 
 	if (v == VEC_NMI) {
 		this_cpu()->nmi_interrupted_ip = f->rip;
+		this_cpu()->nmi_interrupted_fp = f->rbp;
 		handle_nmi();
 		return;
 	}

@@ -89,6 +89,12 @@ KTEST_HOOK(hook_stack_overflow_cpu0)
 	return 1;
 }
 
+/*
+ * The ktap runner is on CPU 0, the watchdog's own CPU: this hard lockup
+ * silences the watchdog too, and only the harness's timeout and vCPU
+ * dump can report it (tests/xfail/hang.scn).  hook_hard_lockup is the
+ * case the kernel reports itself.
+ */
 KTEST_HOOK(hook_hang)
 {
 	local_irq_disable();
@@ -135,5 +141,46 @@ KTEST_HOOK(hook_stuck_reader)
 		return 1;
 	}
 	ktap_diag("no grace period in 10 s, as a stuck reader demands");
+	return 1;
+}
+
+static int lockup_spinner(void *arg)
+{
+	(void)arg;
+	local_irq_disable();
+	for (;;)
+		__asm__ __volatile__("pause");
+	return 0;
+}
+
+/* CPU 1 spins with IRQs off: the watchdog's hard-lockup report. */
+KTEST_HOOK(hook_hard_lockup)
+{
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs");
+		return 1;
+	}
+	kthread_run(lockup_spinner, NULL, 1, "lockup-spinner");
+	msleep(60 * 1000);
+	ktap_diag("no hard-lockup report in 60 s");
+	return 1;
+}
+
+static struct completion never_done;
+
+static int hung_waiter(void *arg)
+{
+	(void)arg;
+	wait_for_completion(&never_done);	/* no complete(): ever */
+	return 0;
+}
+
+/* A task waits forever for a completion: the hung-task report. */
+KTEST_HOOK(hook_hung_task)
+{
+	init_completion(&never_done);
+	kthread_run(hung_waiter, NULL, ANY_CPU, "hung-waiter");
+	msleep(60 * 1000);
+	ktap_diag("no hung-task report in 60 s");
 	return 1;
 }

@@ -88,13 +88,13 @@ def copy_tree(dst):
                             copy_function=shutil.copy2)
 
 
-# Lines by which the kernel says something is wrong.
-FAILURE_SIGNAL = (r"WARNING:|!!!|Kernel panic|EXCEPTION|^not ok|"
-                  r"rcu: INFO: detected stall|End of test: FAILURE")
+# Boot to reason, guest seconds: a mutant caught later than this counts as
+# a failure (issue 13: the kernel must say what is wrong, and soon).
+DETECT_LIMIT = 30
 
 
 def detection_time(text, regex):
-    """Guest seconds (printk clock) at the first failure signal, or at the
+    """Guest seconds (printk clock) at the first failure line, or at the
     detector's line if that comes first: the time to detection.  A line
     without a timestamp takes the last timestamp before it."""
     last = 0.0
@@ -102,7 +102,7 @@ def detection_time(text, regex):
         ts = re.match(r"\[\s*(\d+\.\d+)\]", line)
         if ts:
             last = float(ts.group(1))
-        if re.search(FAILURE_SIGNAL, line) or re.search(regex, line):
+        if re.search(harness.FAILURE_SIGNAL, line) or re.search(regex, line):
             return last
     return None
 
@@ -143,10 +143,9 @@ def run_mutant(path, accel):
 def boot_mutant(name, meta, sc, kernel, accel):
     """Boot one mutant kernel once and judge the run."""
     log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
-    status, text, limit, _, wall = harness.boot(dict(sc, boot="auto"),
-                                                kernel, accel, log)
-    problems = [f"timeout after {limit} s"] if status is None else \
-        harness.judge_ktap(text, status)
+    status, text, limit, _, wall, events = harness.boot(
+        dict(sc, boot="auto"), kernel, accel, log)
+    problems = harness.failure_reason(text, status, limit, events)
     if "undetectable" in meta:
         verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
         return name, meta, verdict, "; ".join(problems[:2]), wall
@@ -157,8 +156,16 @@ def boot_mutant(name, meta, sc, kernel, accel):
         return name, meta, "WRONG-REASON", "; ".join(problems[:3]) + \
             "\n" + harness.tail(text, 25), wall
     t = detection_time(text, meta["detector"])
-    return name, meta, "CAUGHT", m.group(0).strip()[:100], \
-        t if t is not None else wall
+    t = t if t is not None else wall
+    first = harness.first_error(text)
+    why = m.group(0).strip()[:100]
+    if first:
+        why += f" (first error line at {first[0] or 0:.2f} s: " \
+            f"{first[1][:100]})"
+    if t > DETECT_LIMIT:
+        return name, meta, "CAUGHT-LATE", why + f"; {t:.1f} s from boot, " \
+            f"over the {DETECT_LIMIT} s limit", t
+    return name, meta, "CAUGHT", why, t
 
 
 def main():

@@ -68,6 +68,8 @@ void arch_switch_to(unsigned long *save_ksp, unsigned long new_ksp);
 
 /* Frame-pointer backtrace from a frame pointer, with symbol names. */
 void arch_backtrace(unsigned long fp);
+/* The same for a task switched out by arch_switch_to(), from its ksp. */
+void arch_backtrace_task(unsigned long ksp);
 /* For tests: facts about the hardware the kernel runs on. */
 u32 arch_cpu_hw_id(void);		/* this CPU's APIC ID, read from it */
 int arch_firmware_cpu_count(void);	/* enabled CPUs the firmware lists */
