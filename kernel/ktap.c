@@ -138,6 +138,12 @@ static int runner_fn(void *arg)
 		printk_flush_nmi();
 		bool ok = (rc == 0 || rc == KTEST_SKIP) && !kernel_failed;
 
+		/* Timestamped, for the time to detection (tests/mutants). */
+		if (!ok)
+			printk("ktap: test %s failed after %llu ms\n", t->name,
+			       (unsigned long long)((ktime_get_ns() -
+						     test_started_ns) /
+						    NSEC_PER_MSEC));
 		cprintf("%sok %d %s%s\n", ok ? "" : "not ", n, t->name,
 			rc == KTEST_SKIP ? " # SKIP" : "");
 		failed += !ok;

@@ -326,7 +326,8 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
     With kernel, a timeout appends each vCPU's backtrace (dump_cpus) to
     the text and the log.  With events (a dict), the wall seconds of the
     first failure line go in events["first_error_wall"], and a run still
-    going FAIL_GRACE seconds after it is stopped (events["stopped"])."""
+    going FAIL_GRACE seconds after it is stopped (events["stopped"]),
+    unless events["no_grace"] is set."""
     out = []
     partial = ""
     start = time.monotonic()
@@ -363,6 +364,7 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
             if p.poll() is not None and not chunk:
                 break
             if events is not None and "first_error_wall" in events and \
+                    not events.get("no_grace") and \
                     time.monotonic() - start > \
                     events["first_error_wall"] + FAIL_GRACE:
                 events["stopped"] = True
@@ -439,7 +441,9 @@ def boot(sc, kernel, accel, log):
     iso, extra = boot_args(kernel, sc["cmdline"], mode)
     limit = timeout_for(sc, accel, mode)
     t0 = time.monotonic()
-    events = {}
+    # A run told to go on past its first error is not cut short.
+    events = {"no_grace": bool(re.search(
+        r"\bpanic_on_(warn|rcu_stall)=(0|off|n)\b", sc["cmdline"]))}
     status, text = run_qemu(qemu_cmd(accel, iso, sc["cpus"], extra), limit,
                             log, kernel=kernel, events=events)
     return status, text, limit, mode, time.monotonic() - t0, events
