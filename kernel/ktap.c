@@ -146,6 +146,10 @@ static int runner_fn(void *arg)
 						    NSEC_PER_MSEC));
 		cprintf("%sok %d %s%s\n", ok ? "" : "not ", n, t->name,
 			rc == KTEST_SKIP ? " # SKIP" : "");
+		ktap_diag("%s: %llu ms", t->name,
+			  (unsigned long long)((ktime_get_ns() -
+						test_started_ns) /
+					       NSEC_PER_MSEC));
 		failed += !ok;
 		kernel_failed |= was_failed;
 	}

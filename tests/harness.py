@@ -147,7 +147,9 @@ def pick_accel(kernel):
 
 def iso_for(kernel, cmdline):
     """The ISO booting kernel with cmdline, cached by content."""
-    if not cmdline:
+    # make iso's own ISO, for its own kernel only (not a mutant's).
+    if not cmdline and os.path.realpath(kernel) == \
+            os.path.realpath(os.path.join(BUILD, "kernel.elf")):
         base = os.path.join(BUILD, "dynrcu.iso")
         if os.path.exists(base) and \
                 os.path.getmtime(base) >= os.path.getmtime(kernel):

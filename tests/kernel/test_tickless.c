@@ -156,7 +156,14 @@ static int sleeper(void *arg)
 	}
 }
 
-/* A wake-up IPI to an idle CPU gets the thread running within 1 ms. */
+/*
+ * A wake-up IPI to a tickless-idle CPU gets the thread running.  With the
+ * tick stopped nothing else would wake that CPU (the watchdog's timer is
+ * on CPU 0), so a lost IPI shows as a latency without bound.  The median
+ * is a figure (about 20 us under TCG on a quiet host); the bound, 50 ms,
+ * only has to hold when the host's two cores are busy with other work
+ * (1.7 ms seen beside a Linux build), not to measure anything.
+ */
 KTEST(idle_wake_latency)
 {
 	int cpu = num_online_cpus() - 1, bad = 0;
@@ -187,7 +194,7 @@ KTEST(idle_wake_latency)
 	sort_u64(lat, 21);
 	ktap_diag("idle wake-up latency: median %lu us, max %lu us (21 trials)",
 		  lat[10] / NSEC_PER_USEC, lat[20] / NSEC_PER_USEC);
-	bad |= KT_EXPECT(lat[10] < NSEC_PER_MSEC, "median %lu us",
+	bad |= KT_EXPECT(lat[10] < 50 * NSEC_PER_MSEC, "median %lu us",
 			 lat[10] / NSEC_PER_USEC);
 	return bad;
 }

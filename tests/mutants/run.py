@@ -16,13 +16,21 @@ The runner copies the tree (tracked files as they are in the working
 tree, plus the build directory so only what the patch touches
 recompiles), applies the patch there with patch -p1 (never in the tree,
 never an #ifdef), builds the kernel, boots the scenario and requires the
-run to fail for the Detector's reason.  It prints a table (mutant,
+run to fail for the Detector's reason.  Mutant kernels are kept in
+build/mutants/NAME/, keyed by the patch and the unpatched kernel, so a
+warm run boots without building; --build-only builds them (make test does
+that beside the timing tests), and --jobs N boots N at once (a mutant run
+measures no time).  A mutant caught more than DETECT_LIMIT guest seconds
+after boot is a failure: the kernel must say what is wrong, and soon.  It prints a table (mutant,
 detector, time to detection) and "N passed, N failed"; a mutant that
 survives, or no longer applies or builds, is a failure.  An Undetectable
 mutant is built and booted too; it is reported as "not detectable on x86"
 with its reason, and never counted as caught.
 """
 
+import argparse
+import concurrent.futures
+import hashlib
 import os
 import re
 import shutil
@@ -107,8 +115,27 @@ def detection_time(text, regex):
     return None
 
 
-def run_mutant(path, accel):
-    name, meta, sc = parse_patch(path)
+def file_sha1(*paths):
+    h = hashlib.sha1()
+    for p in paths:
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def build_mutant(path):
+    """Build the mutant kernel into build/mutants/NAME/kernel.elf and
+    return (kernel path, None), or (None, "why not").  Cached: a mutant
+    is rebuilt only when the patch or the unpatched kernel changed."""
+    name = os.path.basename(path)[:-len(".patch")]
+    base = os.path.join(ROOT, "build", "kernel.elf")
+    out = os.path.join(ROOT, "build", "mutants", name)
+    kernel = os.path.join(out, "kernel.elf")
+    key = file_sha1(base, path)
+    stamp = os.path.join(out, "key")
+    if os.path.exists(kernel) and os.path.exists(stamp) and \
+            open(stamp).read() == key:
+        return kernel, None
     tmp = tempfile.mkdtemp(prefix=f"dynrcu-mutant-{name}-")
     try:
         copy_tree(tmp)
@@ -117,27 +144,37 @@ def run_mutant(path, accel):
                                cwd=tmp, stdin=f, capture_output=True,
                                text=True)
         if r.returncode:
-            return name, meta, "BROKEN", "patch does not apply: " + \
-                r.stdout.strip()[:200], None
+            return None, "patch does not apply: " + r.stdout.strip()[:200]
         r = subprocess.run(["nice", "-n", "10", "make", "-s", "-j2",
                             "build/kernel.elf"], cwd=tmp,
                            capture_output=True, text=True)
         if r.returncode:
-            return name, meta, "BROKEN", "does not build: " + \
-                (r.stdout + r.stderr).strip()[-300:], None
-        kernel = os.path.join(tmp, "build", "kernel.elf")
-        attempts = int(meta.get("attempts", "1"))
-        for attempt in range(1, attempts + 1):
-            res = boot_mutant(name, meta, sc, kernel, accel)
-            if res[2] != "SURVIVED" or attempt == attempts:
-                if attempt > 1:
-                    res = res[:3] + (res[3] + f" (boot {attempt} of "
-                                     f"{attempts})",) + res[4:]
-                return res
-            print(f"mutant {name}: survived boot {attempt} of {attempts} "
-                  "(probabilistic detector): booting again", flush=True)
+            return None, "does not build: " + \
+                (r.stdout + r.stderr).strip()[-300:]
+        os.makedirs(out, exist_ok=True)
+        shutil.copy2(os.path.join(tmp, "build", "kernel.elf"), kernel)
+        with open(stamp, "w") as f:
+            f.write(key)
+        return kernel, None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_mutant(path, accel):
+    name, meta, sc = parse_patch(path)
+    kernel, why = build_mutant(path)
+    if not kernel:
+        return name, meta, "BROKEN", why, None
+    attempts = int(meta.get("attempts", "1"))
+    for attempt in range(1, attempts + 1):
+        res = boot_mutant(name, meta, sc, kernel, accel)
+        if res[2] != "SURVIVED" or attempt == attempts:
+            if attempt > 1:
+                res = res[:3] + (res[3] + f" (boot {attempt} of "
+                                 f"{attempts})",) + res[4:]
+            return res
+        print(f"mutant {name}: survived boot {attempt} of {attempts} "
+              "(probabilistic detector): booting again", flush=True)
 
 
 def boot_mutant(name, meta, sc, kernel, accel):
@@ -169,33 +206,54 @@ def boot_mutant(name, meta, sc, kernel, accel):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="mutants booted at once (they measure no time)")
+    ap.add_argument("--build-only", action="store_true",
+                    help="build (or find cached) every mutant kernel, boot "
+                    "none: make test runs this beside the timing tests")
+    ap.add_argument("names", nargs="*", help="mutants (default: all)")
+    args = ap.parse_args()
     here = os.path.join(ROOT, "tests", "mutants", "kernel")
-    only = sys.argv[1:]
     patches = sorted(os.path.join(here, p) for p in os.listdir(here)
                      if p.endswith(".patch") and
-                     (not only or p[:-6] in only))
+                     (not args.names or p[:-6] in args.names))
     if not patches:
         sys.exit("mutants: no patch selected")
+    if args.jobs < 1:
+        sys.exit(f"mutants: --jobs {args.jobs}: expected 1 or more")
     os.makedirs(os.path.join(ROOT, "build", "logs"), exist_ok=True)
     kernel = os.path.join(ROOT, "build", "kernel.elf")
+    if not os.path.exists(kernel):
+        sys.exit(f"mutants: no kernel at {kernel}: run make first")
+    if args.build_only:
+        passed = failed = 0
+        for p in patches:
+            k, why = build_mutant(p)
+            print(f"mutant {os.path.basename(p)[:-6]}: "
+                  + ("built" if k else f"BROKEN: {why}"), flush=True)
+            passed, failed = passed + bool(k), failed + (not k)
+        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
     accel = harness.pick_accel(kernel)
     rows, passed, failed = [], 0, 0
-    for p in patches:
-        name, meta, verdict, why, t = run_mutant(p, accel)
-        det = meta.get("detector") or "-"
-        print(f"mutant {name}: {verdict}"
-              + (f" in {t:.2f} s" if t is not None else "")
-              + (f": {why}" if why else ""), flush=True)
-        if verdict in ("CAUGHT",):
-            passed += 1
-        elif verdict == "UNDETECTABLE":
-            passed += 1     # it behaved as documented; never "caught"
-        else:
-            failed += 1
-        rows.append((name, verdict, det if verdict == "CAUGHT" else
-                     ("not detectable on x86: " + meta["undetectable"]
-                      if "undetectable" in meta else why.splitlines()[0]
-                      if why else ""), t))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = [pool.submit(run_mutant, p, accel) for p in patches]
+        for fut in concurrent.futures.as_completed(results):
+            name, meta, verdict, why, t = fut.result()
+            det = meta.get("detector") or "-"
+            print(f"mutant {name}: {verdict}"
+                  + (f" in {t:.2f} s" if t is not None else "")
+                  + (f": {why}" if why else ""), flush=True)
+            if verdict in ("CAUGHT", "UNDETECTABLE"):
+                passed += 1     # UNDETECTABLE: as documented, not "caught"
+            else:
+                failed += 1
+            rows.append((name, verdict, det if verdict == "CAUGHT" else
+                         ("not detectable on x86: " + meta["undetectable"]
+                          if "undetectable" in meta else why.splitlines()[0]
+                          if why else ""), t))
+    rows.sort()
     print("\n| mutant | result | detector | time to detection |")
     print("|---|---|---|---|")
     for name, verdict, det, t in rows:
