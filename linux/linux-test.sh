@@ -20,7 +20,24 @@
 #   DYNRCU_LINUX_JOBS      make -j (default 2)
 #   DYNRCU_LINUX_PARAMS    extra eqstorture.* boot parameters
 #   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant build and boot
+#
+# Usage: linux-test.sh [all|build|boot]
+#   build  packages, tree, git am, checkpatch, config, both builds: measures
+#          no time, so make test runs it beside the kernel's timing tests
+#   boot   boot and judge what build left in $DYNRCU_LINUX_DIR/out
+#   all    both (the default)
+# A step that takes longer than 30 s says so every 30 s, with how long it
+# usually takes.
 set -uo pipefail
+
+phase=${1:-all}
+case $phase in
+all | build | boot) ;;
+*)
+	echo "linux-test: unknown phase '$phase': expected all, build or boot" >&2
+	exit 2
+	;;
+esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=${DYNRCU_LINUX_DIR:-/var/tmp/dynrcu-linux}
@@ -47,6 +64,33 @@ nfail=0
 pass() { echo "PASS: $*"; npass=$((npass + 1)); }
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 log() { echo "linux-test: $*"; }
+
+# with_progress LABEL HINT CMD...: run CMD, and while it runs say every 30 s
+# how long it has taken (HINT: how long it usually takes; PROGRESS, if set,
+# is a command whose output is appended).
+with_progress() {
+	local label=$1 hint=$2 t0 pid rc
+	shift 2
+	t0=$(date +%s)
+	"$@" &
+	pid=$!
+	while ! wait_timeout "$pid" 30; do
+		log "$label: $(($(date +%s) - t0)) s so far${PROGRESS:+, $(eval "$PROGRESS")} ($hint)"
+	done
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
+# wait_timeout PID S: true once PID has exited, false after S seconds.
+wait_timeout() {
+	local i
+	for ((i = 0; i < $2 * 2; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	! kill -0 "$1" 2>/dev/null
+}
 finish() {
 	echo "linux-test: summary"
 	echo "$npass passed, $nfail failed"
@@ -74,6 +118,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 pass "packages present"
 
+# What the build phase builds from, and the boot phase checks it booted.
+series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
+cfg_id=$(sha1sum <"$fragment" | cut -d' ' -f1)
+built_from="series $series_id config $cfg_id mutant $(sha1sum <"$mutant" | cut -d' ' -f1)"
+
+if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
+
 # --- 2. Extract the tarball (cached) and git-initialise it ------------------
 mkdir -p "$dir" "$out"
 tar_id="$(stat -c '%s %Y' "$tarball")"
@@ -81,13 +132,14 @@ if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 	log "extracting $tarball to $src"
 	rm -rf "$src" "$dir/extract.tmp"
 	mkdir -p "$dir/extract.tmp"
-	if ! nice -n 19 tar -xf "$tarball" -C "$dir/extract.tmp"; then
+	if ! with_progress "extract" "about 1 min" \
+		nice -n 19 tar -xf "$tarball" -C "$dir/extract.tmp"; then
 		fail "extract $tarball"
 		finish
 	fi
 	mv "$dir/extract.tmp/linux-source-6.12" "$src"
 	rmdir "$dir/extract.tmp"
-	(
+	git_init_tree() (
 		cd "$src" &&
 		# Debian's .gitignore ends with a "/*" block that ignores everything.
 		sed -i '/^# Debian packaging/,$d' .gitignore &&
@@ -96,14 +148,15 @@ if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 		nice git add -A &&
 		nice git commit -q -m "Debian linux-source-6.12 $(sed -n 's/^SUBLEVEL = //p' Makefile)" &&
 		git tag -f dynrcu-base >/dev/null
-	) || { fail "git-initialise $src"; finish; }
+	)
+	with_progress "git-initialise the tree" "about 1 min" git_init_tree ||
+		{ fail "git-initialise $src"; finish; }
 	echo "$tar_id" >"$src/.dynrcu-tarball"
 fi
 pass "source tree at $src"
 
 # --- 3. Apply the series with git am (re-applied when the series changed) ---
 cd "$src" || exit 1
-series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
 if [ "$(cat .dynrcu-series 2>/dev/null)" != "$series_id" ] ||
 	[ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	git am --abort >/dev/null 2>&1
@@ -135,7 +188,6 @@ if [ $cp_ok = 1 ]; then pass "checkpatch --strict: 0 errors, 0 warnings on every
 
 # --- 5. Configure: tinyconfig + fragment ------------------------------------
 kmake() { nice -n 19 make -j"$jobs" ARCH=x86_64 CC="ccache gcc" "$@"; }
-cfg_id=$(cat "$fragment" | sha1sum | cut -d' ' -f1)
 if [ ! -f .config ] || [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
 	if ! { make ARCH=x86_64 tinyconfig &&
 		scripts/kconfig/merge_config.sh -m .config "$fragment" &&
@@ -157,11 +209,17 @@ build() { # $1 = label
 	local t0 t1
 	rm -rf "${out:?}/$1"
 	t0=$(date +%s)
-	if ! kmake bzImage modules >"$out/build-$1.log" 2>&1; then
+	# shellcheck disable=SC2034 # read by with_progress
+	PROGRESS="echo \$(grep -c '^  CC' '$out/build-$1.log') files compiled"
+	kmake_logged() { kmake bzImage modules >"$out/build-$1.log" 2>&1; }
+	if ! with_progress "build $1" "a cold build compiles about 1050 files, 8 to 13 min on 2 cores; with a warm ccache about 1 min" \
+		kmake_logged "$1"; then
+		PROGRESS=
 		grep -E 'error|Error' "$out/build-$1.log" | head -20
 		tail -20 "$out/build-$1.log"
 		return 1
 	fi
+	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
 	cp arch/x86/boot/bzImage kernel/torture.ko kernel/rcu/eqstorture.ko "$out/$1/"
@@ -182,6 +240,15 @@ if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
 		fail "apply mutant $(basename "$mutant")"
 	fi
 fi
+echo "$built_from" >"$out/built-from"
+fi # the build phase
+[ "$phase" = build ] && finish
+
+# The boot phase boots what the build phase built, from this series only.
+if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
+	fail "no build of this series, config and mutant in $out: run the build phase first"
+	finish
+fi
 
 # --- 7. Initramfs: busybox-static, the modules, an init that runs the test ---
 mkinitramfs() { # $1 = label
@@ -201,7 +268,8 @@ boot() { # $1 = label, $2 = expect (pass|fail)
 	mkinitramfs "$1"
 	rm -f "$log"
 	t0=$(date +%s.%N)
-	timeout -k 10 "$timeout_s" nice -n 19 qemu-system-x86_64 \
+	with_progress "boot $1" "about $((duration + 40)) s: boot, a ${duration} s test, shutdown" \
+		timeout -k 10 "$timeout_s" nice -n 19 qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$1/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=7 eqstorture.shutdown_secs=$duration $extra_params" \

@@ -1,53 +1,138 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: every suite in turn; a suite that fails does not stop the
-# others.  Ends with the totals line "N passed, N failed" over all suites'
-# own totals, and exits non-zero if anything failed.
+# make test: every suite; a suite that fails does not stop the others.
+#
+# The kernel scenarios measure time (ticks, timers, latencies), so they run
+# in the foreground at normal priority.  What measures no time runs beside
+# them at low priority (nice): the host unit tests, the Spin models, the
+# mutant kernels' builds and the Linux build.  Once the scenarios are done,
+# the mutants boot two at a time (a mutant run is judged by what it prints,
+# not by how fast) beside the Linux boots.
+#
+# Every suite ends with its own "N passed, N failed" line; the totals line
+# adds them up.  Every 30 s a progress line names what is still running.
+# The run ends with a table of each suite's wall time.  Output of the
+# suites that run in the background is in build/test-logs/NAME.log; a
+# failing one's is shown at the end.
+#
+# SKIP_LINUX=1 leaves out the Linux series (its build and boots).
 set -u
-cd "$(dirname "$0")/.."
-passed=0 failed=0 failed_suites=()
+cd "$(dirname "$0")/.." || exit 1
+logs=build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+start=$(date +%s)
+suites=()
 
-run_suite() {
+elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+
+# bg_suite NAME CMD...: run CMD in the background, its output to the log.
+bg_suite() {
 	local name=$1
 	shift
-	echo "=== $name: $*"
-	local out rc
-	out=$(mktemp)
-	"$@" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
-	# Each suite ends with its own "N passed, N failed" line.
-	local line
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
-	rm -f "$out"
-	if [ -z "$line" ]; then
-		echo "=== $name: no totals line (exit $rc): counted as 1 failure"
-		failed=$((failed + 1))
-		failed_suites+=("$name")
-		return
-	fi
-	local p f
-	p=$(echo "$line" | awk '{print $1}')
-	f=$(echo "$line" | awk '{print $3}')
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
-		[ "$f" -eq 0 ] && failed=$((failed + 1))
-		failed_suites+=("$name")
-	fi
+	suites+=("$name")
+	date +%s >"$logs/$name.start"
+	(
+		"$@" >"$logs/$name.log" 2>&1
+		echo $? >"$logs/$name.rc"
+		date +%s >"$logs/$name.end"
+	) &
+	echo "=== $name: started in the background: $*"
 }
 
-start=$(date +%s)
-[ -f tests/host/host.mk ] && run_suite host make --no-print-directory host-test
-run_suite kernel python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
-[ -f tools/test_trace2json.py ] && run_suite tools python3 tools/test_trace2json.py
-[ -f tools/gdb/test.py ] && run_suite gdb python3 tools/gdb/test.py
-# Kernel mutants (tests/mutants/kernel/*.patch): each must be caught, or
-# be documented as not detectable on x86.
-[ -f tests/mutants/run.py ] && run_suite mutants python3 tests/mutants/run.py
-[ -f tests/spin/spin.mk ] && run_suite spin make --no-print-directory verify
-[ -f linux/linux.mk ] && [ "${SKIP_LINUX:-0}" != 1 ] &&
-	run_suite linux make --no-print-directory linux-test
-echo "=== make test took $(( $(date +%s) - start )) s"
+# fg_suite NAME CMD...: run CMD in the foreground, its output live.
+fg_suite() {
+	local name=$1 rc
+	shift
+	suites+=("$name")
+	date +%s >"$logs/$name.start"
+	echo "=== $name: $*"
+	"$@" 2>&1 | tee "$logs/$name.log"
+	rc=${PIPESTATUS[0]}
+	echo "$rc" >"$logs/$name.rc"
+	date +%s >"$logs/$name.end"
+}
+
+wait_suite() {
+	while [ ! -f "$logs/$1.rc" ]; do sleep 1; done
+}
+
+# Progress: every 30 s, each unfinished suite's time and last line.
+ticker() {
+	while sleep 30; do
+		for f in "$logs"/*.start; do
+			local name
+			name=$(basename "$f" .start)
+			[ -f "$logs/$name.rc" ] && continue
+			echo "... make test $(elapsed "$start"): $name running for" \
+				"$(elapsed "$(cat "$f")"): $(tail -n 1 "$logs/$name.log" 2>/dev/null | cut -c1-120)"
+		done
+	done
+}
+ticker &
+ticker_pid=$!
+trap 'kill $ticker_pid 2>/dev/null' EXIT
+
+linux=0
+[ -f linux/linux.mk ] && [ "${SKIP_LINUX:-0}" != 1 ] && linux=1
+
+# Beside the timing tests: what measures no time.
+[ -f tests/host/host.mk ] &&
+	bg_suite host nice -n 10 make --no-print-directory host-test
+[ -f tests/spin/spin.mk ] &&
+	bg_suite spin nice -n 10 make --no-print-directory verify
+[ -f tools/test_trace2json.py ] &&
+	bg_suite tools python3 tools/test_trace2json.py
+[ -f tests/mutants/run.py ] &&
+	bg_suite mutant-builds nice -n 10 python3 tests/mutants/run.py --build-only
+[ $linux = 1 ] && bg_suite linux-build bash linux/linux-test.sh build
+
+fg_suite kernel python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
+[ -f tools/gdb/test.py ] && fg_suite gdb python3 tools/gdb/test.py
+
+# After the timing tests: the mutants' boots beside the Linux boots.
+if [ -f tests/mutants/run.py ]; then
+	wait_suite mutant-builds
+	bg_suite mutants python3 tests/mutants/run.py --jobs 2
+fi
+if [ $linux = 1 ]; then
+	wait_suite linux-build
+	bg_suite linux-boot bash linux/linux-test.sh boot
+fi
+for s in "${suites[@]}"; do wait_suite "$s"; done
+kill $ticker_pid 2>/dev/null
+
+# Totals.  mutant-builds only prepares the mutants suite: its builds are
+# not counted as tests (a broken one is counted once, in mutants).
+passed=0 failed=0 failed_suites=()
+printf '\n| suite | wall time | result |\n|---|---|---|\n'
+for s in "${suites[@]}"; do
+	rc=$(cat "$logs/$s.rc")
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$s.log" | tail -1)
+	secs=$(($(cat "$logs/$s.end") - $(cat "$logs/$s.start")))
+	printf '| %s | %dm%02ds | %s |\n' "$s" $((secs / 60)) $((secs % 60)) \
+		"${line:-no totals line} (exit $rc)"
+	p=0 f=0
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | awk '{print $1}')
+		f=$(echo "$line" | awk '{print $3}')
+	fi
+	# A suite that exits non-zero, or prints no totals, fails at least once.
+	if [ "$rc" -ne 0 ] || [ -z "$line" ]; then
+		[ "$f" -eq 0 ] && f=1
+	fi
+	[ "$f" -gt 0 ] && failed_suites+=("$s")
+	[ "$s" = mutant-builds ] && continue
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+for s in "${failed_suites[@]}"; do
+	echo
+	echo "=== $s failed: the end of $logs/$s.log"
+	tail -n 40 "$logs/$s.log"
+done
+echo
+echo "=== make test took $(elapsed "$start")"
 [ ${#failed_suites[@]} -gt 0 ] && echo "=== failed suites: ${failed_suites[*]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
