@@ -604,6 +604,10 @@ KTEST(rcu_idle_cpus_excused)
 	int self, cpu, fail = 0;
 	u64 t0, gps, lat_n, lat_1, tk_n, tk_1;
 
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs a second CPU to be idle");
+		return KTEST_SKIP;
+	}
 	preempt_disable();
 	self = raw_smp_processor_id();
 	preempt_enable();
