@@ -108,9 +108,12 @@ for p in "${need_pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "installing ${missing[*]}"
-	if ! { DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" ||
-		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"; }; } \
-		>"$dir.apt.log" 2>&1; then
+	apt_install() {
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" ||
+			{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"; }; } \
+			>"$dir.apt.log" 2>&1
+	}
+	if ! with_progress "install packages" "about 1 to 3 min" apt_install; then
 		tail -20 "$dir.apt.log"
 		fail "install packages: ${missing[*]}"
 		finish

@@ -15,7 +15,18 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-if ! { apt-get update -qq && apt-get install -y -qq "${missing[@]}"; } >/tmp/dynrcu-apt.log 2>&1; then
+# In the background, so that a long install says every 30 s that it runs.
+{ apt-get update -qq && apt-get install -y -qq "${missing[@]}"; } >/tmp/dynrcu-apt.log 2>&1 &
+pid=$!
+t0=$SECONDS next=30
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 1
+	if [ $((SECONDS - t0)) -ge $next ]; then
+		echo "deps: installing for $((SECONDS - t0)) s (usually 1 to 3 min): $(tail -n 1 /tmp/dynrcu-apt.log | cut -c1-100)"
+		next=$((next + 30))
+	fi
+done
+if ! wait "$pid"; then
 	tail -5 /tmp/dynrcu-apt.log >&2
 	echo "deps: failed; run: apt-get update && apt-get install -y ${missing[*]}" >&2
 	exit 1
