@@ -54,8 +54,12 @@ static void check_hung_task(struct task *t, void *arg)
 	struct hung_scan *hs = arg;
 	u64 since = READ_ONCE(t->wait_since_ns);
 
-	if (!since || hs->now - since <
-	    (u64)hung_task_timeout_secs * NSEC_PER_SEC)
+	/*
+	 * Signed: the task may have started its wait on another CPU after
+	 * this check read the clock, so since can be later than now.
+	 */
+	if (!since || (s64)(hs->now - since) <
+	    (s64)hung_task_timeout_secs * (s64)NSEC_PER_SEC)
 		return;
 	printk("INFO: task %s:%d blocked for more than %u seconds (%llu ms) in wait_for_completion(), last on cpu %d\n",
 	       t->name, t->pid, hung_task_timeout_secs,

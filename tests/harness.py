@@ -46,7 +46,11 @@ TAIL = 40
 FAILURE_SIGNAL = (r"WARNING:|!!!|Kernel panic|EXCEPTION|^not ok |"
                   r"rcu: INFO: |INFO: task .* blocked|hard LOCKUP|"
                   r"cmdline: error|End of test: FAILURE")
-# After the first error line the kernel has this long to finish its report
+# The kernel ends the run at these (panic_on_warn): all but "not ok", after
+# which KTAP goes on to the next test.
+FATAL_SIGNAL = FAILURE_SIGNAL.replace(r"^not ok |", "")
+assert FATAL_SIGNAL != FAILURE_SIGNAL
+# After the first fatal line the kernel has this long to finish its report
 # and exit before the harness stops it (a kernel booted with
 # panic_on_warn=0, or one wedged after its report).
 FAIL_GRACE = 15
@@ -327,7 +331,7 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
     """Run QEMU; return (exit status or None on timeout, console text).
     With kernel, a timeout appends each vCPU's backtrace (dump_cpus) to
     the text and the log.  With events (a dict), the wall seconds of the
-    first failure line go in events["first_error_wall"], and a run still
+    first fatal line go in events["first_error_wall"], and a run still
     going FAIL_GRACE seconds after it is stopped (events["stopped"]),
     unless events["no_grace"] is set."""
     out = []
@@ -355,7 +359,7 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
                 if events is not None and \
                         "first_error_wall" not in events:
                     partial += text
-                    if any(re.search(FAILURE_SIGNAL, l) for l in
+                    if any(re.search(FATAL_SIGNAL, l) for l in
                            partial.split("\n")):
                         events["first_error_wall"] = \
                             time.monotonic() - start
@@ -460,7 +464,7 @@ def failure_reason(text, status, limit, events):
     if first:
         guest, line = first
         when = [f"guest {guest:.2f} s"] if guest is not None else []
-        if "first_error_wall" in events:
+        if "first_error_wall" in events and re.search(FATAL_SIGNAL, line):
             when.append(f"wall {events['first_error_wall']:.1f} s")
         problems.insert(0, f"first error ({', '.join(when)}): {line}")
     return problems

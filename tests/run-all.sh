@@ -6,9 +6,9 @@
 # in the foreground at normal priority.  What measures no time runs beside
 # them at low priority (nice): the host unit tests, the Spin models, the
 # expected-failure scenarios, the mutant kernels' builds and the Linux
-# build.  Once the scenarios are done,
+# build (nice 5: a cold run waits for it).  Once the scenarios are done,
 # the mutants boot two at a time (a mutant run is judged by what it prints,
-# not by how fast) beside the Linux boots.
+# not by how fast; nice 10) beside the Linux boots.
 #
 # Every suite ends with its own "N passed, N failed" line; the totals line
 # adds them up.  Every 30 s a progress line names what is still running.
@@ -86,7 +86,9 @@ linux=0
 	bg_suite tools python3 tools/test_trace2json.py
 [ -f tests/mutants/run.py ] &&
 	bg_suite mutant-builds nice -n 10 python3 tests/mutants/run.py --build-only
-[ $linux = 1 ] && bg_suite linux-build bash linux/linux-test.sh build
+# The Linux build is the longest job of a cold run (about 1050 files):
+# it yields to the timing scenarios, not to the other background jobs.
+[ $linux = 1 ] && bg_suite linux-build nice -n 5 bash linux/linux-test.sh build
 # The expected failures are judged by what the kernel prints, in guest
 # time (a stall after 3 s, a lockup after 3 s): they can share the host.
 bg_suite xfail nice -n 10 python3 tests/harness.py tests/xfail/*.scn
@@ -97,7 +99,7 @@ fg_suite kernel python3 tests/harness.py tests/scenarios/*.scn
 # After the timing tests: the mutants' boots beside the Linux boots.
 if [ -f tests/mutants/run.py ]; then
 	wait_suite mutant-builds
-	bg_suite mutants python3 tests/mutants/run.py --jobs 2
+	bg_suite mutants nice -n 10 python3 tests/mutants/run.py --jobs 2
 fi
 if [ $linux = 1 ]; then
 	wait_suite linux-build

@@ -239,9 +239,14 @@ KTEST(completion_stress)
 }
 
 /*
- * msleep(n) sleeps at least n ms, and (median over trials) at most one
- * tick longer.  The median keeps one trial that a loaded host delayed
- * from failing the test; an early wake-up fails it outright.
+ * msleep(n) sleeps at least n ms, and is ended by its own timer: the
+ * median overshoot stays within a tick plus 10 ms.  A lost or late
+ * one-shot timer leaves a tickless CPU asleep until some other interrupt
+ * (the watchdog's, once a second, on CPU 0) or for ever; 10 ms of slack
+ * is what a host whose two cores are busy with other work (a package
+ * install and a kernel build beside make test) adds: 2.7 ms seen.  The
+ * overshoot itself is a figure (0.1-0.3 ms on a quiet host).  An early
+ * wake-up fails outright.
  */
 KTEST(msleep_accuracy)
 {
@@ -267,7 +272,7 @@ KTEST(msleep_accuracy)
 		ktap_diag("msleep(%u): overshoot median %lu us, max %lu us (tick %lu us)",
 			  ms[i], over[7] / NSEC_PER_USEC,
 			  over[14] / NSEC_PER_USEC, tick_ns / NSEC_PER_USEC);
-		bad |= KT_EXPECT(over[7] <= tick_ns,
+		bad |= KT_EXPECT(over[7] <= tick_ns + 10 * NSEC_PER_MSEC,
 				 "msleep(%u) median overshoot %lu us", ms[i],
 				 over[7] / NSEC_PER_USEC);
 	}
