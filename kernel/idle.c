@@ -90,8 +90,14 @@ __noreturn void cpu_idle_loop(void)
 			arch_idle_sleep();	/* tick keeps running */
 		}
 		local_irq_enable();
-		/* A pass that neither scheduled nor halted: a spin. */
-		if (pc->stats.idle_halts == halts)
+		/*
+		 * A pass that neither scheduled nor halted: a spin, unless a
+		 * wake-up from another CPU set need_resched after the check
+		 * at the top (with IRQs off, only its IPI waits): the next
+		 * pass schedules.
+		 */
+		if (pc->stats.idle_halts == halts &&
+		    !this_cpu_read(need_resched))
 			pc->stats.idle_spins++;
 		printk_flush_nmi();
 	}

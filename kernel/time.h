@@ -9,6 +9,19 @@
 #define NSEC_PER_MSEC	1000000UL
 #define NSEC_PER_SEC	1000000000UL
 
+/*
+ * a * mul / div without a 128-bit product: (a / div) * mul + (a % div) *
+ * mul / div.  Exact when neither term overflows, that is while
+ * (div - 1) * mul and (a / div) * mul stay below 2^64.  The time
+ * conversions keep to that by bounding their frequencies (calibration
+ * rejects a TSC above 10 GHz or a LAPIC timer above 10 GHz) and their
+ * spans (a one-shot timer is at most 60 s); tests/host checks the edges.
+ */
+static inline u64 mul_u64_div_u64(u64 a, u64 mul, u64 div)
+{
+	return a / div * mul + a % div * mul / div;
+}
+
 /* Nanoseconds since boot; consistent across CPUs. */
 u64 ktime_get_ns(void);
 /* Scheduling-clock frequency, from the hz= option (default 1000). */

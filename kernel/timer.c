@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Timers and the tick.  Each CPU keeps its pending timers sorted by
- * expiry; only that CPU touches its list, with IRQs off, so no lock is
- * needed.  The LAPIC timer interrupt does two jobs: run expired timers,
+ * expiry, under its own lock (Linux's timer_base lock): the owning CPU
+ * adds and runs them, and any CPU may take one off (del_timer() of a timer
+ * armed by a task that has since moved).  The LAPIC timer interrupt does
+ * two jobs: run expired timers,
  * and, if the periodic tick is on, the scheduling-clock work (RCU's
  * rcu_check_callbacks() and the scheduler's time slice).
  */
@@ -12,6 +14,7 @@
 #include "kernel/param.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "rcu/rcupdate.h"
@@ -22,8 +25,13 @@ unsigned int nohz_enabled = 1;
 kparam_bool("nohz", nohz_enabled, "stop the tick in idle (tickless idle)");
 
 static struct list_head timer_lists[NR_CPUS];
+/* Each list's lock; t->cpu changes only under the lock of the list it
+ * joins or leaves. */
+static struct spinlock timer_locks[NR_CPUS];
 /* The timer whose function each CPU is running, for del_timer_sync(). */
 static struct timer *running_timer[NR_CPUS];
+
+static void __tick_nohz_reprogram(int cpu);
 
 void scheduler_tick(void);
 
@@ -43,39 +51,52 @@ void add_timer(struct timer *t, u64 expires_ns)
 	int cpu = raw_smp_processor_id();
 	struct list_head *head = &timer_lists[cpu];
 
+	spin_lock(&timer_locks[cpu]);
 	BUG_ON(t->cpu != -1);
 	t->expires_ns = expires_ns;
-	t->cpu = cpu;
+	WRITE_ONCE(t->cpu, cpu);
 	list_for_each_entry(pos, head, node)
 		if (pos->expires_ns > expires_ns)
 			break;
 	list_add_tail(&t->node, &pos->node);	/* before pos: sorted */
 	if (this_cpu()->tick_stopped)
-		tick_nohz_reprogram();
+		__tick_nohz_reprogram(cpu);
+	spin_unlock(&timer_locks[cpu]);
 	local_irq_restore(flags);
 }
 
+/*
+ * Take t off whichever CPU's list holds it.  A remote CPU's next one-shot
+ * event may then come early: it finds nothing due and programs the next.
+ */
 bool del_timer(struct timer *t)
 {
 	unsigned long flags;
-	bool pending;
 
-	local_irq_save(flags);
-	pending = t->cpu != -1;
-	if (pending) {
-		BUG_ON(t->cpu != raw_smp_processor_id());
-		list_del_init(&t->node);
-		t->cpu = -1;
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+
+		if (cpu == -1)
+			return false;
+		spin_lock_irqsave(&timer_locks[cpu], flags);
+		if (READ_ONCE(t->cpu) == cpu) {	/* still pending there */
+			list_del_init(&t->node);
+			WRITE_ONCE(t->cpu, -1);
+			spin_unlock_irqrestore(&timer_locks[cpu], flags);
+			return true;
+		}
+		/* It fired, or was taken off and re-added: look again. */
+		spin_unlock_irqrestore(&timer_locks[cpu], flags);
 	}
-	local_irq_restore(flags);
-	return pending;
 }
 
+/* IRQs off.  The function runs without the lock: it may add a timer. */
 static void run_timers(int cpu)
 {
 	struct list_head *head = &timer_lists[cpu];
 	u64 now = ktime_get_ns();
 
+	spin_lock(&timer_locks[cpu]);
 	while (!list_empty(head)) {
 		struct timer *t = list_first_entry(head, struct timer, node);
 
@@ -90,27 +111,28 @@ static void run_timers(int cpu)
 		 */
 		smp_wmb();
 		WRITE_ONCE(t->cpu, -1);
+		spin_unlock(&timer_locks[cpu]);
 		t->fn(t);
 		/*
 		 * Orders fn's accesses to t (a sleeper's stack timer)
 		 * before the store that lets del_timer_sync() return.
 		 */
 		smp_store_release(&running_timer[cpu], NULL);
+		spin_lock(&timer_locks[cpu]);
 	}
+	spin_unlock(&timer_locks[cpu]);
 }
 
+/*
+ * On return t is neither pending nor running anywhere: a timer pending on
+ * another CPU is taken off there (not waited for: it may be seconds away),
+ * and one whose function is running is waited for.
+ */
 void del_timer_sync(struct timer *t)
 {
 	int cpu;
 
-	/* Pending on this CPU: take it off (del_timer() checks again). */
-	preempt_disable();
-	if (READ_ONCE(t->cpu) == raw_smp_processor_id())
-		del_timer(t);
-	preempt_enable();
-	/* Pending elsewhere (we migrated): wait for it to fire. */
-	while (READ_ONCE(t->cpu) != -1)
-		arch_cpu_relax();
+	del_timer(t);
 	/* Pairs with run_timers()'s smp_wmb(): running_timer after cpu. */
 	smp_rmb();
 	for_each_online_cpu(cpu)
@@ -143,14 +165,16 @@ static void timer_interrupt(void)
 void tick_init_cpu(int cpu)
 {
 	INIT_LIST_HEAD(&timer_lists[cpu]);
+	spin_lock_init(&timer_locks[cpu], "timer_base");
 	if (cpu == 0)
 		request_irq(IRQ_TIMER, timer_interrupt);
 	arch_timer_periodic(tick_hz);
 }
 
-void tick_nohz_reprogram(void)
+/* The local timer, one-shot at the first expiry; the list lock held. */
+static void __tick_nohz_reprogram(int cpu)
 {
-	struct list_head *head = &timer_lists[raw_smp_processor_id()];
+	struct list_head *head = &timer_lists[cpu];
 
 	if (list_empty(head)) {
 		arch_timer_stop();
@@ -160,6 +184,16 @@ void tick_nohz_reprogram(void)
 	u64 exp = list_first_entry(head, struct timer, node)->expires_ns;
 
 	arch_timer_oneshot(exp > now ? exp - now : 1);
+}
+
+/* IRQs off. */
+void tick_nohz_reprogram(void)
+{
+	int cpu = raw_smp_processor_id();
+
+	spin_lock(&timer_locks[cpu]);
+	__tick_nohz_reprogram(cpu);
+	spin_unlock(&timer_locks[cpu]);
 }
 
 void tick_nohz_stop(void)

@@ -99,7 +99,8 @@ void lapic_timer_calibrate(void)
 	/* Bounds: anything outside these is a broken reference. */
 	if (lhz < 1000000 || lhz > 10000000000ULL)
 		panic("calibrate: LAPIC timer %lu Hz is implausible", lhz);
-	if (tsc_hz < 100000000ULL || tsc_hz > 20000000000ULL)
+	/* Above 10 GHz, (tsc_hz - 1) * 1e9 overflows in arch_cycles_to_ns(). */
+	if (tsc_hz < 100000000ULL || tsc_hz > 10000000000ULL)
 		panic("calibrate: TSC %lu Hz is implausible", tsc_hz);
 	lapic_set_timer_freq(lhz);
 	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median\n",
@@ -130,9 +131,8 @@ u64 arch_cycles_to_ns(u64 cycles)
 {
 	if (!tsc_hz)
 		return 0;
-	/* Split to avoid overflow: cycles * 1e9 overflows after ~18 s. */
-	return cycles / tsc_hz * 1000000000ULL +
-	       cycles % tsc_hz * 1000000000ULL / tsc_hz;
+	/* cycles * 1e9 would overflow after ~18 s: split it. */
+	return mul_u64_div_u64(cycles, NSEC_PER_SEC, tsc_hz);
 }
 
 u64 ktime_get_ns(void)

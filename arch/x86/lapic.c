@@ -9,6 +9,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 
 static volatile u32 *lapic_mmio;
 /* Timer input ticks per second at our divider (set by calibration). */
@@ -129,14 +130,16 @@ void arch_timer_oneshot(u64 ns)
 	u64 count;
 
 	/*
-	 * ns * freq overflows 64 bits past about 295 s at 62.5 MHz (an
-	 * msleep() of minutes would arm such a timer), and the 32-bit
-	 * count tops out at 68 s anyway: fire early instead, and the
-	 * timer code finds nothing due and programs the rest.
+	 * The 32-bit count tops out at 68 s at 62.5 MHz (an msleep() of
+	 * minutes would ask for more): fire early instead, and the timer
+	 * code finds nothing due and programs the rest.  The split
+	 * multiplication holds up to the 10 GHz calibration accepts (ns *
+	 * freq itself overflowed past 295 s at 62.5 MHz, and past 1.8 s at
+	 * 10 GHz).
 	 */
-	if (ns > 60ULL * 1000000000ULL)
-		ns = 60ULL * 1000000000ULL;
-	count = ns * lapic_timer_freq / 1000000000ULL;
+	if (ns > 60ULL * NSEC_PER_SEC)
+		ns = 60ULL * NSEC_PER_SEC;
+	count = mul_u64_div_u64(ns, lapic_timer_freq, NSEC_PER_SEC);
 
 	if (count == 0)
 		count = 1;

@@ -105,7 +105,8 @@ KTEST(timer_oneshot)
  * on another CPU: a sleeper's timer lives on its stack (schedule_deadline()),
  * and the function reads it.  The function here spins 20 ms between its
  * two marks, so a del_timer_sync() that returned on "no longer pending"
- * alone would see started without finished.
+ * alone would see started without finished.  And a timer still pending on
+ * another CPU is taken off there, not waited for: it may be seconds away.
  */
 struct slow_timer {
 	struct timer timer;
@@ -130,6 +131,15 @@ static void arm_slow_timer(void *arg)
 	preempt_enable();
 }
 
+static void arm_far_timer(void *arg)
+{
+	struct slow_timer *s = arg;
+
+	preempt_disable();
+	add_timer(&s->timer, ktime_get_ns() + 5 * NSEC_PER_SEC);
+	preempt_enable();
+}
+
 KTEST(timer_del_sync)
 {
 	static struct slow_timer s;
@@ -142,16 +152,32 @@ KTEST(timer_del_sync)
 		ktap_diag("needs 2 CPUs");
 		return KTEST_SKIP;
 	}
-	/* Pending on another CPU: waits for it to fire and finish. */
+	/* Running on another CPU: waits for the function to finish. */
 	timer_init(&s.timer, slow_timer_fn);
 	run_on_cpu(other, arm_slow_timer, &s);
+	bad |= KT_EXPECT(wait_flag(&s.started, 1000),
+			 "the 2 ms timer did not start on cpu%d in 1 s", other);
 	del_timer_sync(&s.timer);
-	bad |= KT_EXPECT(READ_ONCE(s.started) && READ_ONCE(s.finished),
-			 "returned with the function %s on cpu%d",
-			 READ_ONCE(s.started) ? "still running" : "not run",
+	bad |= KT_EXPECT(READ_ONCE(s.finished),
+			 "returned with the function still running on cpu%d",
 			 other);
 	bad |= KT_EXPECT(s.timer.cpu == -1, "still pending on cpu%d",
 			 s.timer.cpu);
+	/* Pending on another CPU, 5 s away: taken off there at once. */
+	s.started = s.finished = 0;
+	run_on_cpu(other, arm_far_timer, &s);
+	u64 t0 = ktime_get_ns();
+
+	del_timer_sync(&s.timer);
+	u64 dt = ktime_get_ns() - t0;
+
+	ktap_diag("del_timer_sync() of a timer pending on cpu%d 5 s away: %llu us",
+		  other, (unsigned long long)(dt / NSEC_PER_USEC));
+	bad |= KT_EXPECT(dt < NSEC_PER_SEC && !READ_ONCE(s.started) &&
+			 s.timer.cpu == -1,
+			 "waited %llu ms for a remote timer (started %d)",
+			 (unsigned long long)(dt / NSEC_PER_MSEC),
+			 READ_ONCE(s.started));
 	/* Pending on this CPU: taken off, its function never runs. */
 	s.started = s.finished = 0;
 	preempt_disable();

@@ -104,15 +104,22 @@ DETECT_LIMIT = 30
 def detection_time(text, regex):
     """Guest seconds (printk clock) at the first failure line, or at the
     detector's line if that comes first: the time to detection.  A line
-    without a timestamp takes the last timestamp before it."""
-    last = 0.0
+    without a timestamp of its own (a KTAP line) takes the next printk's:
+    the ktap runner prints one when a test fails."""
+    found = False
+    last = None
     for line in text.splitlines():
         ts = re.match(r"\[\s*(\d+\.\d+)\]", line)
         if ts:
             last = float(ts.group(1))
-        if re.search(harness.FAILURE_SIGNAL, line) or re.search(regex, line):
-            return last
-    return None
+            if found:
+                return last
+        if not found and (re.search(harness.FAILURE_SIGNAL, line) or
+                          re.search(regex, line)):
+            if ts:
+                return last
+            found = True
+    return last if found else None
 
 
 def file_sha1(*paths):
