@@ -31,7 +31,7 @@
 #include "kernel/timer.h"
 #include "rcu/rcupdate.h"
 
-static unsigned int hung_task_timeout_secs = 60;
+static unsigned int hung_task_timeout_secs = 120;	/* Linux's default */
 kparam_uint("hung_task_timeout_secs", hung_task_timeout_secs, 0, 3600,
 	    "seconds a task may wait for a completion before it is reported (0: off)");
 static unsigned int watchdog_thresh = 10;

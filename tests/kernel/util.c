@@ -26,6 +26,18 @@ static int each_cpu_thread(void *p)
 	return 0;
 }
 
+/*
+ * Wait for a test's worker threads.  In bounded slices, so that the
+ * hung-task check (kernel/watchdog.c) leaves the wait alone: a test may
+ * legitimately run for minutes (litmus_sb_nohz: up to litmus_max_s), and
+ * the ktap runner's test_timeout is what supervises it.
+ */
+static void wait_for_workers(struct completion *done)
+{
+	while (!wait_for_completion_timeout(done, 10 * NSEC_PER_SEC))
+		;
+}
+
 void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 {
 	struct each_cpu e[NR_CPUS];
@@ -39,7 +51,7 @@ void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 		n++;
 	}
 	while (n--)
-		wait_for_completion(&done);
+		wait_for_workers(&done);
 }
 
 void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg)
@@ -49,7 +61,7 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg)
 
 	init_completion(&done);
 	kthread_run(each_cpu_thread, &e, cpu, "test-on-cpu");
-	wait_for_completion(&done);
+	wait_for_workers(&done);
 }
 
 bool wait_flag(volatile int *flag, unsigned int timeout_ms)
