@@ -24,13 +24,14 @@ bool local_softirq_pending(void);
 /*
  * May the tick stop?  Not while RCU has callbacks here (the grace periods
  * they wait for need this CPU's tick: rcu_needs_cpu()), nor while a
- * softirq is pending (the next interrupt's irq_exit() runs it).  Neither
- * is a reason not to halt: the running tick wakes us.
+ * softirq is pending (the next interrupt's irq_exit() runs it), nor while
+ * something asked for this CPU's tick (tick_dep_set_cpu()).  None is a
+ * reason not to halt: the running tick wakes us.
  */
 static bool idle_keep_tick(int cpu)
 {
-	return !READ_ONCE(nohz_enabled) || local_softirq_pending() ||
-	       rcu_needs_cpu(cpu);
+	return !READ_ONCE(nohz_enabled) || READ_ONCE(this_cpu()->tick_dep) ||
+	       local_softirq_pending() || rcu_needs_cpu(cpu);
 }
 
 static void idle_nohz(int cpu)

@@ -43,6 +43,7 @@ struct percpu {
 	struct task *idle;
 	void *arch;			/* arch-private per-CPU data */
 	int tick_stopped;		/* the idle loop stopped the tick */
+	int tick_dep;			/* keep the tick in idle (tick_dep_set_cpu()) */
 	int in_idle;			/* in the idle loop's sleep section */
 	u64 idle_since_ns;
 	unsigned long nmi_interrupted_ip;	/* where the current NMI hit */

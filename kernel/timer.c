@@ -196,6 +196,16 @@ void tick_nohz_reprogram(void)
 	spin_unlock(&timer_locks[cpu]);
 }
 
+void tick_dep_set_cpu(int cpu)
+{
+	WRITE_ONCE(per_cpu_area(cpu)->tick_dep, 1);
+}
+
+void tick_dep_clear_cpu(int cpu)
+{
+	WRITE_ONCE(per_cpu_area(cpu)->tick_dep, 0);
+}
+
 void tick_nohz_stop(void)
 {
 	this_cpu()->tick_stopped = 1;

@@ -20,14 +20,13 @@ struct timer {
 void timer_init(struct timer *t, void (*fn)(struct timer *t));
 /* Arm on this CPU, to fire at ktime_get_ns() >= expires_ns. */
 void add_timer(struct timer *t, u64 expires_ns);
-/* Disarm if pending on this CPU; returns whether it was pending. */
+/* Disarm, on whichever CPU it is pending; returns whether it was. */
 bool del_timer(struct timer *t);
 /*
  * Disarm from any CPU, and return only once t is neither pending nor
  * running its function anywhere, so the caller may reuse or free t (a
- * timer on the stack).  A timer pending on another CPU cannot be taken
- * off that CPU's list: this waits for it to fire.  Task context, not
- * for a timer whose function re-arms it.
+ * timer on the stack).  Task context, not for a timer whose function
+ * re-arms it.
  */
 void del_timer_sync(struct timer *t);
 
@@ -39,5 +38,12 @@ void tick_nohz_restart(void);
 void tick_nohz_reprogram(void);
 /* nohz=off keeps the tick running in idle. */
 extern unsigned int nohz_enabled;
+/*
+ * Keep a CPU's tick running through idle, as Linux's tick_dep_set_cpu()
+ * does for nohz_full CPUs; a stopped tick restarts at the CPU's next
+ * wake-up (send it one).  Tests sample a few CPUs' ticks at a time.
+ */
+void tick_dep_set_cpu(int cpu);
+void tick_dep_clear_cpu(int cpu);
 
 #endif

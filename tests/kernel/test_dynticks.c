@@ -285,6 +285,9 @@ KTEST(dynticks_parity)
 				bad = 1;
 				break;
 			}
+			/* Failed already: say so now, not after 600 rounds. */
+			if (READ_ONCE(pstats[cpu].bad))
+				break;
 		}
 		/* Quiet again: read from here, the idle counter is even. */
 		msleep(2);
