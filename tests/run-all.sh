@@ -58,6 +58,19 @@ wait_suite() {
 	while [ ! -f "$logs/$1.rc" ]; do sleep 1; done
 }
 
+# How long each suite usually takes on 2 cores (warm; cold: the Linux
+# build takes 12 to 15 minutes), for the progress lines.
+usual() {
+	case $1 in
+	kernel) echo "about 5 min" ;;
+	linux-build) echo "about 2 min warm, 12-15 min cold" ;;
+	spin | xfail | host | mutant-builds) echo "1-4 min" ;;
+	mutants) echo "about 2 min" ;;
+	linux-boot) echo "about 1 min" ;;
+	*) echo "under a minute" ;;
+	esac
+}
+
 # Progress: every 30 s, each unfinished suite's time and last line.
 ticker() {
 	while sleep 30; do
@@ -66,7 +79,8 @@ ticker() {
 			name=$(basename "$f" .start)
 			[ -f "$logs/$name.rc" ] && continue
 			echo "... make test $(elapsed "$start"): $name running for" \
-				"$(elapsed "$(cat "$f")"): $(tail -n 1 "$logs/$name.log" 2>/dev/null | cut -c1-120)"
+				"$(elapsed "$(cat "$f")") ($(usual "$name")):" \
+				"$(tail -n 1 "$logs/$name.log" 2>/dev/null | cut -c1-100)"
 		done
 	done
 }
