@@ -3,6 +3,7 @@
  * The KTAP v1 test runner.  Runs the selected tests in link order in a
  * kernel thread, prints "ok N name" / "not ok N name", then per-CPU
  * statistics as diagnostics, and leaves QEMU with the pass or fail status.
+ * Tests marked KTEST_LONG run after the others.
  * A test that WARNs fails even if it returned 0 (with panic_on_warn, the
  * default, the WARN ends the run).  The watchdog (kernel/watchdog.c) fails
  * the run when one test exceeds test_timeout seconds.
@@ -113,6 +114,33 @@ void ktap_check_timeout(u64 now)
 
 void ktap_print_stats(void);
 
+/* Run test t as number n; true if it passed (or skipped). */
+static bool run_one(const struct ktest *t, int n)
+{
+	int was_failed = kernel_failed;
+
+	kernel_failed = 0;
+	test_number = n;
+	test_started_ns = ktime_get_ns();
+	test_running = t->name;
+	int rc = t->fn();
+
+	test_running = NULL;
+	printk_flush_nmi();
+	bool ok = (rc == 0 || rc == KTEST_SKIP) && !kernel_failed;
+	u64 ms = (ktime_get_ns() - test_started_ns) / NSEC_PER_MSEC;
+
+	/* Timestamped, for the time to detection (tests/mutants). */
+	if (!ok)
+		printk("ktap: test %s failed after %llu ms\n", t->name,
+		       (unsigned long long)ms);
+	cprintf("%sok %d %s%s\n", ok ? "" : "not ", n, t->name,
+		rc == KTEST_SKIP ? " # SKIP" : "");
+	ktap_diag("%s: %llu ms", t->name, (unsigned long long)ms);
+	kernel_failed |= was_failed;
+	return ok;
+}
+
 static int runner_fn(void *arg)
 {
 	int planned = 0, n = 0, failed = 0;
@@ -122,36 +150,13 @@ static int runner_fn(void *arg)
 		planned += selected(t);
 	cprintf("KTAP version 1\n");
 	cprintf("1..%d\n", planned);
-	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
-		if (!selected(t))
-			continue;
-		n++;
-		int was_failed = kernel_failed;
-
-		kernel_failed = 0;
-		test_number = n;
-		test_started_ns = ktime_get_ns();
-		test_running = t->name;
-		int rc = t->fn();
-
-		test_running = NULL;
-		printk_flush_nmi();
-		bool ok = (rc == 0 || rc == KTEST_SKIP) && !kernel_failed;
-
-		/* Timestamped, for the time to detection (tests/mutants). */
-		if (!ok)
-			printk("ktap: test %s failed after %llu ms\n", t->name,
-			       (unsigned long long)((ktime_get_ns() -
-						     test_started_ns) /
-						    NSEC_PER_MSEC));
-		cprintf("%sok %d %s%s\n", ok ? "" : "not ", n, t->name,
-			rc == KTEST_SKIP ? " # SKIP" : "");
-		ktap_diag("%s: %llu ms", t->name,
-			  (unsigned long long)((ktime_get_ns() -
-						test_started_ns) /
-					       NSEC_PER_MSEC));
-		failed += !ok;
-		kernel_failed |= was_failed;
+	/* Two passes: the KTEST_SLOW tests last. */
+	for (int slow = 0; slow < 2; slow++) {
+		for (const struct ktest *t = __ktests_start;
+		     t < __ktests_end; t++) {
+			if (selected(t) && !!(t->flags & KTEST_SLOW) == slow)
+				failed += !run_one(t, ++n);
+		}
 	}
 	ktap_print_stats();
 	trace_dump();		/* no-op unless trace=on */

@@ -21,6 +21,9 @@ struct ktest {
 
 /* Not in the default suite: only run when named in tests= (fault hooks). */
 #define KTEST_EXPLICIT	0x1
+/* Runs after the other tests: long, and not where a broken kernel shows
+ * first (fail fast: the quick, sensitive tests come first). */
+#define KTEST_SLOW	0x2
 
 #define __KTEST(n, fl)							\
 	static int n(void);						\
@@ -31,6 +34,7 @@ struct ktest {
 
 #define KTEST(n)		__KTEST(n, 0)
 #define KTEST_HOOK(n)		__KTEST(n, KTEST_EXPLICIT)
+#define KTEST_LONG(n)		__KTEST(n, KTEST_SLOW)
 
 __printf(1, 2) void ktap_diag(const char *fmt, ...);
 /* Report a failed expectation as a diagnostic and return nonzero. */

@@ -597,6 +597,14 @@ static void sync_latency_median(int n, u64 *ticks, u64 *ns)
  * grace periods involve this CPU alone.  The latency with N-1 idle CPUs
  * must be within 20% of that.
  */
+/*
+ * Runs first (it is defined last in this file, and link order puts it
+ * first): its one-CPU phase sums only this CPU's rcu_flipctr[], which is
+ * zero only while no reader has migrated: after rcu_migrating_reader,
+ * a reader that began on one CPU and ended on another leaves +1 and -1
+ * that cancel only across CPUs, and waitzero on one CPU would wait for
+ * ever (seen when this ran last).
+ */
 KTEST(rcu_idle_cpus_excused)
 {
 	u64 ticks_before[NR_CPUS], irqs_before[NR_CPUS];

@@ -8,7 +8,7 @@
 #include "kernel/ktap.h"
 #include "rcu/torture.h"
 
-KTEST(rcu_torture)
+KTEST_LONG(rcu_torture)
 {
 	return rcu_torture_run();
 }
