@@ -53,10 +53,10 @@ tar -czf "$tarball" build/kernel.elf boot/grub.cfg tests/harness.py \
 
 echo "soak: ${#names[@]} scenarios on $hosts${dur:+, $dur s of torture each}"
 t0=$(date +%s)
-# --results: each job's output in $out/1/NAME/stdout.  --line-buffer: the
-# progress of long runs shows as it comes, tagged with the scenario.
+# --results: each job's output in $out/1/NAME/stdout; parallel names the
+# file, tagged with the scenario, as each run ends.
 parallel --sshlogin "$hosts" --basefile "$tarball" --cleanup \
-	--tag --line-buffer --results "$out" \
+	--tag --results "$out" \
 	"d=\$(mktemp -d /tmp/dynrcu-soak.XXXXXX) && tar -xzf $tarball -C \$d && bash \$d/tools/soak-job.sh \$d {} '$dur'" \
 	::: "${names[@]}"
 rc=$?
