@@ -23,7 +23,6 @@ unsigned int panic_on_rcu_stall = 1;
 kparam_bool("panic_on_rcu_stall", panic_on_rcu_stall,
 	    "end the run after the first RCU stall or hung-task report");
 
-
 void kernel_mark_failed(void)
 {
 	WRITE_ONCE(kernel_failed, 1);
@@ -44,9 +43,9 @@ void warn_slowpath(const char *file, int line, const char *fmt, ...)
 }
 
 /*
- * A detector has printed its whole report (an RCU stall, a hung task, a
- * torture error): the run has failed, and with panic_on_rcu_stall (or
- * panic_on_warn, for kind "error") it ends here.
+ * A detector has printed its whole report: the run has failed, and it
+ * ends here if panic_on_rcu_stall is set (stall: an RCU stall or a hung
+ * task) or panic_on_warn is (otherwise: a torture error, a hard lockup).
  */
 void kernel_report_done(const char *why, bool stall)
 {

@@ -686,7 +686,7 @@ static long rcu_list_len(struct rcu_head *h)
  * watchdog asks this of CPUs whose tick has stopped, and must not trust
  * rcupreempt_needs_cpu(), whose answer stopped it.
  */
-long rcupreempt_cb_count(int cpu)
+static long rcupreempt_cb_count(int cpu)
 {
 	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
 	unsigned long flags;

@@ -139,7 +139,6 @@ void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */
 void rcu_stall_report(u64 now);
-long rcupreempt_cb_count(int cpu);
 extern unsigned int rcu_cpu_stall_timeout;
 
 /*

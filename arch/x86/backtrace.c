@@ -14,7 +14,6 @@ extern const char ksym_names[] __attribute__((weak));
 extern const u64 ksym_count __attribute__((weak));
 extern char __kernel_start[], __kernel_end[];
 
-
 static const char *lookup(unsigned long addr, unsigned long *off)
 {
 	if (!&ksym_count || !ksym_count || addr < ksym_addr[0])

@@ -87,7 +87,6 @@ void idt_load(void)
 	__asm__ __volatile__("lidt %0" :: "m"(ptr));
 }
 
-
 static void report(const char *fmt, ...)
 {
 	char buf[256];

@@ -596,8 +596,7 @@ static void sync_latency_median(int n, u64 *ticks, u64 *ns)
  * online mask (they are idle and nothing is sent to them), so that RCU's
  * grace periods involve this CPU alone.  The latency with N-1 idle CPUs
  * must be within 20% of that.
- */
-/*
+ *
  * Runs first (it is defined last in this file, and link order puts it
  * first): its one-CPU phase sums only this CPU's rcu_flipctr[], which is
  * zero only while no reader has migrated: after rcu_migrating_reader,

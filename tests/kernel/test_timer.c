@@ -136,6 +136,7 @@ KTEST(timer_oneshot)
  */
 struct slow_timer {
 	struct timer timer;
+	u64 delay_ns;		/* arm_slow_timer() arms it this far ahead */
 	int started, finished;
 };
 
@@ -153,16 +154,7 @@ static void arm_slow_timer(void *arg)
 	struct slow_timer *s = arg;
 
 	preempt_disable();
-	add_timer(&s->timer, ktime_get_ns() + 2 * NSEC_PER_MSEC);
-	preempt_enable();
-}
-
-static void arm_far_timer(void *arg)
-{
-	struct slow_timer *s = arg;
-
-	preempt_disable();
-	add_timer(&s->timer, ktime_get_ns() + 5 * NSEC_PER_SEC);
+	add_timer(&s->timer, ktime_get_ns() + s->delay_ns);
 	preempt_enable();
 }
 
@@ -180,6 +172,7 @@ KTEST(timer_del_sync)
 	}
 	/* Running on another CPU: waits for the function to finish. */
 	timer_init(&s.timer, slow_timer_fn);
+	s.delay_ns = 2 * NSEC_PER_MSEC;
 	run_on_cpu(other, arm_slow_timer, &s);
 	bad |= KT_EXPECT(wait_flag(&s.started, 1000),
 			 "the 2 ms timer did not start on cpu%d in 1 s", other);
@@ -191,7 +184,8 @@ KTEST(timer_del_sync)
 			 s.timer.cpu);
 	/* Pending on another CPU, 5 s away: taken off there at once. */
 	s.started = s.finished = 0;
-	run_on_cpu(other, arm_far_timer, &s);
+	s.delay_ns = 5 * NSEC_PER_SEC;
+	run_on_cpu(other, arm_slow_timer, &s);
 	u64 t0 = ktime_get_ns();
 
 	del_timer_sync(&s.timer);
@@ -206,6 +200,7 @@ KTEST(timer_del_sync)
 			 READ_ONCE(s.started));
 	/* Pending on this CPU: taken off, its function never runs. */
 	s.started = s.finished = 0;
+	s.delay_ns = 2 * NSEC_PER_MSEC;
 	preempt_disable();
 	arm_slow_timer(&s);
 	del_timer_sync(&s.timer);

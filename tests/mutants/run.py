@@ -21,11 +21,11 @@ build/mutants/NAME/, keyed by the patch and the unpatched kernel, so a
 warm run boots without building; --build-only builds them (make test does
 that beside the timing tests), and --jobs N boots N at once (a mutant run
 measures no time).  A mutant caught more than DETECT_LIMIT guest seconds
-after boot is a failure: the kernel must say what is wrong, and soon.  It prints a table (mutant,
-detector, time to detection) and "N passed, N failed"; a mutant that
-survives, or no longer applies or builds, is a failure.  An Undetectable
-mutant is built and booted too; it is reported as "not detectable on x86"
-with its reason, and never counted as caught.
+after boot is a failure: the kernel must say what is wrong, and soon.  It
+prints a table (mutant, detector, time to detection) and "N passed, N
+failed"; a mutant that survives, or no longer applies or builds, is a
+failure.  An Undetectable mutant is built and booted too; it is reported
+as "not detectable on x86" with its reason, and never counted as caught.
 """
 
 import argparse
