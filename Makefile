@@ -15,7 +15,7 @@ CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	   -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	   -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	   -fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	   -MMD -MP -I. -I arch/x86/include
+	   -Wframe-larger-than=2048 -MMD -MP -I. -I arch/x86/include
 LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 C_SRCS	:= $(wildcard kernel/*.c arch/x86/*.c rcu/*.c tests/kernel/*.c)

@@ -10,8 +10,14 @@
 
 #include "kernel/compiler.h"
 
-#define NR_CPUS		32
+/*
+ * xAPIC IDs are 8 bits and 0xff is the broadcast ID: 255 CPUs at most
+ * without x2APIC (which QEMU 7.2's TCG lacks).  256 keeps masks whole.
+ */
+#define NR_CPUS		256
 #define NR_VECTORS	256
+
+#include "kernel/cpumask.h"
 
 struct task;
 
@@ -58,9 +64,15 @@ struct percpu {
 	struct cpu_stats stats;
 } __cacheline_aligned;
 
-extern struct percpu percpu_area[NR_CPUS];
+/* Present CPUs' areas (percpu_setup()); NULL for the absent. */
+extern struct percpu *percpu_areas[NR_CPUS];
 extern unsigned int nr_cpu_ids;		/* CPUs brought up */
-extern volatile u64 cpu_online_mask;
+extern unsigned int nr_cpus_present;	/* CPUs the firmware lists */
+extern struct cpumask cpu_online_mask;
+
+void percpu_setup(unsigned int present);
+void *percpu_alloc(int cpu, size_t size);
+size_t percpu_footprint(int cpu);
 
 #include "asm/percpu.h"
 
@@ -73,7 +85,7 @@ extern volatile u64 cpu_online_mask;
 #define this_cpu_dec(f)		arch_this_cpu_add(f, -1)
 #define this_cpu_add(f, v)	arch_this_cpu_add(f, v)
 
-#define per_cpu_area(cpu)	(&percpu_area[(cpu)])
+#define per_cpu_area(cpu)	(percpu_areas[(cpu)])
 
 /* No check: for code that tolerates a stale answer (statistics, printk). */
 #define raw_smp_processor_id()	this_cpu_read(cpu)
@@ -82,20 +94,19 @@ int smp_processor_id(void);
 
 static inline bool cpu_online(int cpu)
 {
-	return (READ_ONCE(cpu_online_mask) >> cpu) & 1;
+	return cpumask_test_cpu(cpu, &cpu_online_mask);
 }
 
 #define for_each_online_cpu(c) \
 	for ((c) = 0; (c) < NR_CPUS; (c)++) if (!cpu_online(c)) {} else
 
+/* Every CPU that has (or will have) its per-CPU memory. */
+#define for_each_present_cpu(c) \
+	for ((c) = 0; (c) < (int)nr_cpus_present; (c)++)
+
 static inline unsigned int num_online_cpus(void)
 {
-	u64 m = READ_ONCE(cpu_online_mask);
-	unsigned int n = 0;
-
-	for (; m; m &= m - 1)	/* no libgcc: count bits by hand */
-		n++;
-	return n;
+	return cpumask_weight(&cpu_online_mask);
 }
 
 #endif

@@ -23,7 +23,8 @@ struct nmi_buf {
 	char data[NMI_BUF_SIZE];
 } __cacheline_aligned;
 
-static struct nmi_buf nmi_bufs[NR_CPUS];
+/* Present CPUs' only (printk_prepare_cpu()); an NMI before that drops. */
+static struct nmi_buf *nmi_bufs[NR_CPUS];
 /*
  * Appends to any ring, and the count the last flush drained up to: a
  * flush with nothing to drain (the idle loop's, on every pass) takes no
@@ -64,8 +65,12 @@ static int format_line(char *buf, size_t size, const char *fmt, va_list ap)
 
 static void nmi_buf_append(const char *s)
 {
-	struct nmi_buf *b = &nmi_bufs[raw_smp_processor_id()];
-	u32 head = b->head;
+	struct nmi_buf *b = nmi_bufs[raw_smp_processor_id()];
+	u32 head;
+
+	if (!b)
+		return;
+	head = b->head;
 
 	for (; *s; s++) {
 		/* Drop what does not fit: an NMI cannot wait for space. */
@@ -91,8 +96,8 @@ static void __flush_nmi_locked(void)
 		return;
 	nmi_flushed = appended;
 
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct nmi_buf *b = &nmi_bufs[cpu];
+	for (int cpu = 0; cpu < (int)nr_cpus_present; cpu++) {
+		struct nmi_buf *b = nmi_bufs[cpu];
 		u32 head = smp_load_acquire(&b->head);
 
 		while (b->tail != head) {
@@ -101,6 +106,11 @@ static void __flush_nmi_locked(void)
 			b->tail++;
 		}
 	}
+}
+
+void printk_prepare_cpu(int cpu)
+{
+	nmi_bufs[cpu] = percpu_alloc(cpu, sizeof(struct nmi_buf));
 }
 
 void printk_flush_nmi(void)

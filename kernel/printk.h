@@ -15,6 +15,7 @@ __printf(1, 2) void cprintf(const char *fmt, ...);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 __printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
 /* Emit what NMI handlers left in the per-CPU buffers. */
+void printk_prepare_cpu(int cpu);
 void printk_flush_nmi(void);
 void printk_flush_nmi_emergency(void);
 /* Write without the console lock (a dying or NMI-interrupted CPU may hold it). */

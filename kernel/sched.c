@@ -242,7 +242,7 @@ static void __schedule(bool preempt)
 	}
 	next->cpu = cpu;
 	next->on_cpu = 1;
-	next->ran_on_mask |= 1ULL << cpu;
+	__cpumask_set_cpu(cpu, &next->ran_on_mask);	/* under rq->lock */
 	next->nr_switches++;
 	rq->prev = prev;
 	this_cpu_write(curr_task, next);

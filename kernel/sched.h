@@ -39,7 +39,7 @@ struct task {
 	int on_rq;
 	int on_cpu;			/* running, or not yet switched out */
 	int pid;
-	u64 ran_on_mask;		/* CPUs it has run on */
+	struct cpumask ran_on_mask;	/* CPUs it has run on */
 	u64 nr_switches;
 	u64 slice_end_ns;		/* time-slice end for tick preemption */
 	int (*fn)(void *arg);

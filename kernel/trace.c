@@ -17,6 +17,7 @@
  * CPU's events by time.
  */
 #include "asm/arch.h"
+#include "kernel/barrier.h"
 #include "kernel/irqflags.h"
 #include "kernel/ktap.h"
 #include "kernel/param.h"
@@ -49,7 +50,12 @@ struct trace_ring {
 	struct trace_entry ent[TRACE_ENTRIES];
 } __cacheline_aligned;
 
-static struct trace_ring trace_rings[NR_CPUS];
+/*
+ * Allocated for each present CPU when tracing is first on (at boot for
+ * trace=1, else by trace_start()): a boot that never traces spends none
+ * of the 128 KiB per CPU.  NULL: nothing recorded on that CPU.
+ */
+static struct trace_ring *trace_rings[NR_CPUS];
 
 static const char *const trace_type_names[TRACE_NR_TYPES] = {
 	[TRACE_NONE] = "none",
@@ -90,7 +96,11 @@ void __trace_event(unsigned int type, u32 a, u32 b)
 	    !reader_sampled(arch_cycles()))
 		return;
 	local_irq_save(flags);
-	r = &trace_rings[raw_smp_processor_id()];
+	r = READ_ONCE(trace_rings[raw_smp_processor_id()]);
+	if (!r) {
+		local_irq_restore(flags);
+		return;
+	}
 	/* One instruction: atomic against an NMI on this CPU (see top). */
 	__asm__ __volatile__("xaddq %0, %1"
 			     : "+r"(idx), "+m"(r->head) :: "memory", "cc");
@@ -115,15 +125,16 @@ u64 trace_count(unsigned int type)
 	u64 n = 0;
 	int cpu;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(trace_rings[cpu].counts[type]);
+	for_each_present_cpu(cpu)
+		if (trace_rings[cpu])
+			n += READ_ONCE(trace_rings[cpu]->counts[type]);
 	return n;
 }
 
 static void dump_cpu(int cpu)
 {
-	struct trace_ring *r = &trace_rings[cpu];
-	u64 head = READ_ONCE(r->head);
+	struct trace_ring *r = trace_rings[cpu];
+	u64 head = r ? READ_ONCE(r->head) : 0;
 	u64 first = head > TRACE_ENTRIES ? head - TRACE_ENTRIES : 0;
 	u64 prev = 0;
 	u64 i;
@@ -139,6 +150,30 @@ static void dump_cpu(int cpu)
 			e->type, e->a, e->b);
 		prev = e->tsc;
 	}
+}
+
+/* Before cpu starts: its ring, if tracing is on from boot. */
+void trace_prepare_cpu(int cpu)
+{
+	if (trace_enabled)
+		trace_rings[cpu] = percpu_alloc(cpu, sizeof(struct trace_ring));
+}
+
+/*
+ * Turn tracing on at run time.  Rings missing (trace was off at boot)
+ * are allocated first, each published before the flag that lets a CPU
+ * use it: the release orders the allocation's zeroing before it.
+ */
+void trace_start(void)
+{
+	int cpu;
+
+	for_each_present_cpu(cpu)
+		if (!trace_rings[cpu])
+			smp_store_release(&trace_rings[cpu],
+					  percpu_alloc(cpu,
+						       sizeof(struct trace_ring)));
+	WRITE_ONCE(trace_enabled, 1);
 }
 
 void trace_dump(void)

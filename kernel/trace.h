@@ -37,13 +37,15 @@ enum trace_type {
 };
 
 /*
- * Read on every hook.  Written only at boot (the trace= option) and by
- * trace_dump() and the benchmarks; no ordering is needed against hooks
+ * Read on every hook.  Written only at boot (the trace= option), by
+ * trace_start(), trace_dump() and the benchmarks; no ordering is needed against hooks
  * in flight: a hook that saw it set records one more event, harmlessly.
  */
 extern unsigned int trace_enabled;
 
 void __trace_event(unsigned int type, u32 a, u32 b);
+void trace_prepare_cpu(int cpu);
+void trace_start(void);
 
 #define trace_event(type, a, b) do {					\
 	if (unlikely(READ_ONCE(trace_enabled)))				\

@@ -16,6 +16,7 @@
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
+#include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
@@ -592,35 +593,38 @@ static void rcu_barrier_callback(struct rcu_head *head)
 
 void rcupreempt_barrier(void)
 {
-	struct rcu_barrier_state s;
+	/* Not on the stack: NR_CPUS heads would take half of it. */
+	struct rcu_barrier_state *s = kmalloc(sizeof(*s));
 	unsigned long flags;
 	int cpu;
 
 	WARN(in_interrupt() || irqs_disabled(),
 	     "rcu_barrier: cpu %d called from atomic context",
 	     raw_smp_processor_id());
-	spin_lock_init(&s.lock, "rcu_barrier");
-	init_completion(&s.done);
-	s.count = 1;		/* our own reference, dropped below */
+	BUG_ON(!s);
+	spin_lock_init(&s->lock, "rcu_barrier");
+	init_completion(&s->done);
+	s->count = 1;		/* our own reference, dropped below */
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
-		struct rcu_head *h = &s.cpu[cpu].head;
+		struct rcu_head *h = &s->cpu[cpu].head;
 
-		s.cpu[cpu].state = &s;
+		s->cpu[cpu].state = s;
 		h->func = rcu_barrier_callback;
 		h->next = NULL;
 		spin_lock_irqsave(&rdp->lock, flags);
 		if (rcupreempt_needs_cpu(cpu) || rdp->invoking) {
-			spin_lock(&s.lock);
-			s.count++;
-			spin_unlock(&s.lock);
+			spin_lock(&s->lock);
+			s->count++;
+			spin_unlock(&s->lock);
 			*rdp->nexttail = h;
 			rdp->nexttail = &h->next;
 		}
 		spin_unlock_irqrestore(&rdp->lock, flags);
 	}
-	rcu_barrier_put(&s);
-	wait_for_completion(&s.done);
+	rcu_barrier_put(s);
+	wait_for_completion(&s->done);
+	kfree(s);
 }
 
 /* ------------------------------------------------------------------ */

@@ -37,7 +37,8 @@ struct rcu_state rcu_state;
 struct rcu_tree_data rcu_tree_data[NR_CPUS];
 
 unsigned int rcu_fanout_leaf = 16;
-kparam_uint("rcu_fanout_leaf", rcu_fanout_leaf, 2, NR_CPUS,
+/* At most 64: a leaf's masks have one bit per CPU in an unsigned long. */
+kparam_uint("rcu_fanout_leaf", rcu_fanout_leaf, 2, 64,
 	    "rcu=tree: CPUs per leaf rcu_node");
 /* 0: the same as rcu_fanout_leaf (with 2, eight CPUs make three levels). */
 unsigned int rcu_fanout;
@@ -134,12 +135,11 @@ static void rcu_init_geometry(void)
 /* Online CPUs among those a node covers, as that node's mask bits. */
 static unsigned long rcu_node_online(struct rcu_node *rnp)
 {
-	u64 online = READ_ONCE(cpu_online_mask);
 	unsigned long m = 0;
 	int cpu;
 
 	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
-		if (online & (1ULL << cpu))
+		if (cpu_online(cpu))
 			m |= rcu_is_leaf_node(rnp) ?
 			     1UL << (cpu - rnp->grplo) : 0;
 	if (rcu_is_leaf_node(rnp))
@@ -150,7 +150,7 @@ static unsigned long rcu_node_online(struct rcu_node *rnp)
 		if (c->parent != rnp)
 			continue;
 		for (cpu = c->grplo; cpu <= c->grphi; cpu++)
-			if (online & (1ULL << cpu)) {
+			if (cpu_online(cpu)) {
 				m |= c->grpmask;
 				break;
 			}

@@ -18,8 +18,13 @@
 #include "rcu/rcu.h"
 #include "rcu/rcu_segcblist.h"
 
-#define RCU_MAX_LEVELS	6
-#define RCU_MAX_NODES	64	/* NR_CPUS = 32 leaves of 1..: 63 at most */
+/*
+ * The most a tree of NR_CPUS can need, at rcu_fanout_leaf=2 and
+ * rcu_fanout=2: 128 leaves, then 64, 32, ..., 1: eight levels and 255
+ * nodes.
+ */
+#define RCU_MAX_LEVELS	8
+#define RCU_MAX_NODES	NR_CPUS
 
 /*
  * One node of the combining tree.  A leaf covers CPUs grplo..grphi (bit i
@@ -32,6 +37,7 @@ struct rcu_node {
 	unsigned long qsmask;		/* still to report, this GP */
 	unsigned long qsmaskinit;	/* to report at the start of each GP */
 	unsigned long expmask;		/* still to report, expedited GP */
+	unsigned long exp_ipimask;	/* to IPI, this expedited GP (exp_busy) */
 	unsigned long grpmask;		/* our bit in the parent's masks */
 	int grplo, grphi;		/* CPUs covered */
 	int grpnum;			/* our bit number in the parent */

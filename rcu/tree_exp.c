@@ -136,9 +136,8 @@ static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 void synchronize_rcu_expedited_tree(void)
 {
 	struct completion done;
-	unsigned long flags, ipis[RCU_MAX_NODES];
+	unsigned long flags;
 	struct rcu_node *rnp;
-	int self;
 
 	WARN(in_interrupt() || irqs_disabled() ||
 	     current->rcu_read_lock_nesting,
@@ -168,13 +167,11 @@ void synchronize_rcu_expedited_tree(void)
 	 */
 	smp_mb();
 	preempt_disable();
-	self = raw_smp_processor_id();
 	rcu_for_each_leaf_node(rnp)
-		ipis[rnp - rcu_state.node] = sync_rcu_exp_select_node_cpus(rnp);
+		rnp->exp_ipimask = sync_rcu_exp_select_node_cpus(rnp);
 	preempt_enable();
-	(void)self;
 	rcu_for_each_leaf_node(rnp) {
-		unsigned long m = ipis[rnp - rcu_state.node];
+		unsigned long m = rnp->exp_ipimask;
 
 		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
 			if (m & (1UL << (cpu - rnp->grplo)))

@@ -136,6 +136,12 @@ static void add_cpu(u8 apic_id)
 	for (int i = 0; i < p->nr_cpus; i++)
 		if (p->apic_ids[i] == apic_id)
 			return;		/* duplicate: a firmware bug */
+	p->nr_listed++;
+	if (apic_id == 0xff) {
+		/* xAPIC's broadcast ID: an IPI to it would reach every CPU. */
+		printk("acpi: APIC ID 0xff is the broadcast ID, ignoring that CPU\n");
+		return;
+	}
 	if (p->nr_cpus == ACPI_MAX_CPUS) {
 		printk("acpi: more than %d CPUs, ignoring APIC %u\n",
 		       ACPI_MAX_CPUS, apic_id);
@@ -170,6 +176,12 @@ void acpi_init(u64 rsdp_hint)
 
 			if (l->flags & 1)
 				add_cpu(l->apic_id);
+		} else if (e->type == 9) {
+			/* Processor Local x2APIC: flags at offset 8. */
+			if (e->length >= 12 && (p[8] & 1)) {
+				acpi_platform.nr_listed++;
+				printk("acpi: an x2APIC CPU (MADT type 9): not supported, ignored\n");
+			}
 		} else if (e->type == 1 && !acpi_platform.ioapic_addr) {
 			const struct madt_ioapic *io = (const void *)e;
 

@@ -2,9 +2,9 @@
 #ifndef ARCH_X86_ACPI_H
 #define ARCH_X86_ACPI_H
 
-#include "kernel/types.h"
+#include "kernel/percpu.h"
 
-#define ACPI_MAX_CPUS		32
+#define ACPI_MAX_CPUS		NR_CPUS
 #define ACPI_MAX_OVERRIDES	16
 
 struct acpi_override {
@@ -15,6 +15,7 @@ struct acpi_override {
 
 struct acpi_platform {
 	int nr_cpus;
+	int nr_listed;			/* enabled in the MADT, kept or not */
 	u8 apic_ids[ACPI_MAX_CPUS];	/* enabled, de-duplicated, MADT order */
 	u32 lapic_addr;
 	u32 ioapic_addr;

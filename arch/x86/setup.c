@@ -153,7 +153,7 @@ u32 arch_cpu_hw_id(void)
 
 int arch_firmware_cpu_count(void)
 {
-	return acpi_platform.nr_cpus;
+	return acpi_platform.nr_listed;
 }
 
 u64 arch_timer_expected_hz(void)

@@ -22,15 +22,28 @@
 #include "kernel/bug.h"
 #include "tests/host/shim.h"
 
-struct percpu percpu_area[NR_CPUS];
+struct percpu shim_percpu[NR_CPUS];
+struct percpu *percpu_areas[NR_CPUS];
 unsigned int nr_cpu_ids;
-volatile u64 cpu_online_mask;
+unsigned int nr_cpus_present;
+struct cpumask cpu_online_mask;
 int shim_cpu;
 
 /* kernel/trace.c: off on the host, so its hooks in rcu/ never record. */
 unsigned int trace_enabled;
 void __trace_event(unsigned int type, u32 a, u32 b)
 {
+}
+
+/* kernel/mm.c: the host's allocator (zeroed, as kmalloc() is). */
+void *kmalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+void kfree(void *p)
+{
+	free(p);
 }
 
 /* ---- simulated NMIs ---- */
@@ -128,12 +141,14 @@ void shim_reset(unsigned int ncpus)
 
 	for (i = 0; i < NR_CPUS; i++) {
 		shim_if_off[i] = 0;
-		percpu_area[i].self = &percpu_area[i];
-		percpu_area[i].cpu = (int)i;
-		percpu_area[i].preempt_count = 0;
+		percpu_areas[i] = &shim_percpu[i];
+		shim_percpu[i].self = &shim_percpu[i];
+		shim_percpu[i].cpu = (int)i;
+		shim_percpu[i].preempt_count = 0;
 	}
 	nr_cpu_ids = ncpus;
-	cpu_online_mask = ncpus >= 64 ? ~0ULL : (1ULL << ncpus) - 1;
+	nr_cpus_present = ncpus;
+	cpumask_set_first(&cpu_online_mask, (int)ncpus);
 	shim_cpu = 0;
 	shim_nmi_disarm();
 	shim_in_nmi = 0;
@@ -439,5 +454,5 @@ bool wait_for_completion_timeout(struct completion *c, u64 timeout_ns)
 
 void shim_set_current(int cpu, struct task *t)
 {
-	percpu_area[cpu].curr_task = t;
+	shim_percpu[cpu].curr_task = t;
 }

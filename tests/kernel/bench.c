@@ -14,6 +14,7 @@
 #include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/irqflags.h"
+#include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/sort.h"
@@ -142,17 +143,10 @@ static void nop(void *arg)
 
 static void idle_ticks(const char *mode, u64 gps)
 {
-	u64 ticks0[NR_CPUS], irqs0[NR_CPUS];
-	u64 ticks = 0, wakeups = 0, c0, t0, ns;
+	struct cpu_counts *before = cpu_counts_snap(), sum;
 	int self = raw_smp_processor_id();
-	int cpu, idle = 0;
+	u64 c0, t0, ns;
 
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-
-		ticks0[cpu] = READ_ONCE(st->ticks);
-		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
-	}
 	c0 = rcu_batches_completed();
 	t0 = ktime_get_ns();
 	/* completed rises once per GP; bounded in case GPs crawl. */
@@ -161,21 +155,13 @@ static void idle_ticks(const char *mode, u64 gps)
 		synchronize_rcu();
 	ns = ktime_get_ns() - t0;
 	c0 = rcu_batches_completed() - c0;
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-
-		if (cpu == self)
-			continue;
-		idle++;
-		ticks += READ_ONCE(st->ticks) - ticks0[cpu];
-		/* Every interrupt an idle CPU takes wakes it from hlt. */
-		wakeups += READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
-			   irqs0[cpu];
-	}
-	ktap_diag("bench idle_ticks cpus=%u nohz=%s idle_cpus=%d gps=%lu ms=%lu ticks=%lu wakeups=%lu ticks_per_1000gp=%lu wakeups_per_1000gp=%lu",
-		  num_online_cpus(), mode, idle, c0, ns / NSEC_PER_MSEC, ticks,
-		  wakeups, c0 ? ticks * 1000 / c0 : 0,
-		  c0 ? wakeups * 1000 / c0 : 0);
+	idle_cpus_delta(before, self, "idle_ticks", &sum);
+	kfree(before);
+	ktap_diag("bench idle_ticks cpus=%u nohz=%s idle_cpus=%u gps=%lu ms=%lu ticks=%lu wakeups=%lu ticks_per_1000gp=%lu wakeups_per_1000gp=%lu",
+		  num_online_cpus(), mode, num_online_cpus() - 1, c0,
+		  ns / NSEC_PER_MSEC, sum.ticks, sum.wakeups,
+		  c0 ? sum.ticks * 1000 / c0 : 0,
+		  c0 ? sum.wakeups * 1000 / c0 : 0);
 }
 
 /* Make every other CPU leave hlt, so it re-reads nohz_enabled. */
@@ -260,7 +246,7 @@ static void reader_cost(void *arg)
 	rcu_read_lock();
 	MEASURE(nested, rcu_read_lock(); rcu_read_unlock());
 	rcu_read_unlock();
-	WRITE_ONCE(trace_enabled, 1);
+	trace_start();		/* allocates the rings if trace was off */
 	MEASURE(outer_trace, rcu_read_lock(); rcu_read_unlock());
 	WRITE_ONCE(trace_enabled, saved);
 	ktap_diag("bench reader_cost loop_c=%lu.%02lu irq_pair_c=%lu.%02lu outer_pair_c=%lu.%02lu nested_pair_c=%lu.%02lu outer_pair_trace_c=%lu.%02lu",
@@ -296,7 +282,7 @@ static void irq_cost(void *arg)
 	MEASURE(busy, rcu_irq_enter(); rcu_irq_exit());
 	rcu_enter_nohz();
 	MEASURE(idle, rcu_irq_enter(); rcu_irq_exit());
-	WRITE_ONCE(trace_enabled, 1);
+	trace_start();		/* allocates the rings if trace was off */
 	MEASURE(idle_trace, rcu_irq_enter(); rcu_irq_exit());
 	WRITE_ONCE(trace_enabled, 0);
 	rcu_exit_nohz();
@@ -323,7 +309,7 @@ static void trace_cost(void *arg)
 	WRITE_ONCE(trace_enabled, 0);
 	MEASURE(empty, (void)0);
 	MEASURE(off, trace_event(TRACE_MARK, __i, 0));
-	WRITE_ONCE(trace_enabled, 1);
+	trace_start();		/* allocates the rings if trace was off */
 	MEASURE(on, trace_event(TRACE_MARK, __i, 0));
 	WRITE_ONCE(trace_enabled, saved);
 	ktap_diag("bench trace_cost loop_c=%lu.%02lu off_c=%lu.%02lu on_c=%lu.%02lu",
@@ -365,17 +351,12 @@ static void flavor_gp(const char *mode)
 /* Ticks and wake-ups on the idle CPUs, and GP machinery cycles, per GP. */
 static void flavor_idle(const char *kind, bool exp)
 {
-	u64 ticks0[NR_CPUS], irqs0[NR_CPUS];
-	u64 ticks = 0, wakeups = 0, cyc0, cyc;
-	int self = raw_smp_processor_id(), cpu;
+	struct cpu_counts *before, sum;
+	int self = raw_smp_processor_id();
+	u64 cyc0, cyc;
 
 	msleep(20);
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-
-		ticks0[cpu] = READ_ONCE(st->ticks);
-		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
-	}
+	before = cpu_counts_snap();
 	WRITE_ONCE(rcu_account_gp_cycles, 1);
 	cyc0 = rcu_gp_machinery_cycles();
 	for (int i = 0; i < IDLE_GPS; i++) {
@@ -386,18 +367,11 @@ static void flavor_idle(const char *kind, bool exp)
 	}
 	cyc = rcu_gp_machinery_cycles() - cyc0;
 	WRITE_ONCE(rcu_account_gp_cycles, 0);
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-
-		if (cpu == self)
-			continue;
-		ticks += READ_ONCE(st->ticks) - ticks0[cpu];
-		wakeups += READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
-			   irqs0[cpu];
-	}
+	idle_cpus_delta(before, self, "flavor_idle", &sum);
+	kfree(before);
 	ktap_diag("bench flavor_idle rcu=%s cpus=%u kind=%s gps=%d idle_ticks_per_1000gp=%lu idle_wakeups_per_1000gp=%lu machinery_cycles_per_gp=%lu",
 		  rcu_flavor_name(), num_online_cpus(), kind, IDLE_GPS,
-		  ticks * 1000 / IDLE_GPS, wakeups * 1000 / IDLE_GPS,
+		  sum.ticks * 1000 / IDLE_GPS, sum.wakeups * 1000 / IDLE_GPS,
 		  cyc / IDLE_GPS);
 }
 

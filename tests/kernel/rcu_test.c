@@ -21,6 +21,7 @@
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt.h"
+#include "tests/kernel/util.h"
 
 #define SEC	NSEC_PER_SEC
 
@@ -407,9 +408,9 @@ KTEST(rcu_migrating_reader)
 		fail |= KT_EXPECT(roamer_migrations > 0,
 				  "no reader migrated in %d rounds",
 				  roamer_rounds);
-	ktap_diag("%d of %d readers unlocked on another CPU (ran on mask 0x%llx, %llu switches); %d objects replaced, %ld flips",
+	ktap_diag("%d of %d readers unlocked on another CPU (ran on %u CPUs, %llu switches); %d objects replaced, %ld flips",
 		  roamer_migrations, roamer_rounds,
-		  (unsigned long long)t->ran_on_mask,
+		  cpumask_weight(&t->ran_on_mask),
 		  (unsigned long long)t->nr_switches, replaced,
 		  rcu_batches_completed() - before);
 	return fail;
@@ -606,9 +607,9 @@ static void sync_latency_median(int n, u64 *ticks, u64 *ns)
  */
 KTEST(rcu_idle_cpus_excused)
 {
-	u64 ticks_before[NR_CPUS], irqs_before[NR_CPUS];
+	struct cpu_counts *before, sum;
 	struct rcu_stats_snapshot s0, s1;
-	int self, cpu, fail = 0;
+	int self, noisy, fail = 0;
 	u64 t0, gps, lat_n, lat_1, tk_n, tk_1;
 
 	if (num_online_cpus() < 2) {
@@ -619,11 +620,7 @@ KTEST(rcu_idle_cpus_excused)
 	self = raw_smp_processor_id();
 	preempt_enable();
 	msleep(20);	/* let the other CPUs settle into idle */
-	for_each_online_cpu(cpu) {
-		ticks_before[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
-		irqs_before[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.irqs) +
-				   READ_ONCE(per_cpu_area(cpu)->stats.nmis);
-	}
+	before = cpu_counts_snap();
 	rcu_stats_get(&s0);
 	t0 = ktime_get_ns();
 	sync_latency_median(1000, &tk_n, &lat_n);
@@ -631,31 +628,24 @@ KTEST(rcu_idle_cpus_excused)
 	gps = s1.gp_completed - s0.gp_completed;
 	fail |= KT_EXPECT(gps >= 1000, "%llu grace periods",
 			  (unsigned long long)gps);
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-		u64 d = READ_ONCE(st->ticks) - ticks_before[cpu];
-		u64 w = READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
-			irqs_before[cpu];
-
-		ktap_diag("cpu %d: %llu ticks, %llu interrupts during %llu GPs%s",
-			  cpu, (unsigned long long)d, (unsigned long long)w,
-			  (unsigned long long)gps, cpu == self ? " (busy)" : "");
-		if (cpu != self)
-			fail |= KT_EXPECT(d == 0 && w == 0,
-					  "idle cpu %d: %llu ticks, %llu interrupts",
-					  cpu, (unsigned long long)d,
-					  (unsigned long long)w);
-	}
+	noisy = idle_cpus_delta(before, self, "during the GPs", &sum);
+	kfree(before);
+	ktap_diag("%u idle CPUs: %lu ticks, %lu interrupts in all during %llu GPs",
+		  num_online_cpus() - 1, sum.ticks, sum.wakeups,
+		  (unsigned long long)gps);
+	fail |= KT_EXPECT(noisy == 0, "%d idle CPUs took ticks or interrupts",
+			  noisy);
 	ktap_diag("%llu GPs in %llu ms",
 		  (unsigned long long)gps,
 		  (unsigned long long)((ktime_get_ns() - t0) / 1000000));
 
 	/* The same boot, RCU on one CPU. */
-	u64 saved = cpu_online_mask;
+	struct cpumask saved = cpu_online_mask;
 
-	WRITE_ONCE(cpu_online_mask, 1ULL << self);
+	cpumask_clear(&cpu_online_mask);
+	cpumask_set_cpu(self, &cpu_online_mask);
 	sync_latency_median(300, &tk_1, &lat_1);
-	WRITE_ONCE(cpu_online_mask, saved);
+	cpu_online_mask = saved;
 	ktap_diag("synchronize_rcu median: %llu ticks (%llu us) with %u CPUs, %u idle; %llu ticks (%llu us) on one CPU; ratio %llu%% in ticks",
 		  (unsigned long long)tk_n, (unsigned long long)lat_n / 1000,
 		  num_online_cpus(), num_online_cpus() - 1,

@@ -216,7 +216,7 @@ static void sync_100(void *arg)
 KTEST(idle_no_spin)
 {
 	int cpu, last = 0, bad = 0;
-	u64 spins[NR_CPUS], halts[NR_CPUS];
+	static u64 spins[NR_CPUS], halts[NR_CPUS];	/* not on the stack */
 
 	for_each_online_cpu(cpu) {
 		spins[cpu] = READ_ONCE(per_cpu_area(cpu)->stats.idle_spins);

@@ -18,6 +18,7 @@
 #include "asm/arch.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
+#include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
@@ -251,42 +252,31 @@ KTEST(rcu_tree_ct_handlers)
 
 /* ------------------------------------------------------------------ */
 
-static int idle_cpus_quiet(int self, u64 *ticks0, u64 *irqs0, u64 *ipis0,
-			   const char *what)
+/* Expedited IPIs taken by every online CPU but self: each counter rises. */
+static u64 exp_ipis_others(int self)
 {
-	int cpu, fail = 0;
-
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
-		u64 d = READ_ONCE(st->ticks) - ticks0[cpu];
-		u64 w = READ_ONCE(st->irqs) + READ_ONCE(st->nmis) - irqs0[cpu];
-		u64 e = READ_ONCE(rcu_tree_data[cpu].exp_ipis) - ipis0[cpu];
-
-		ktap_diag("%s: cpu %d: %llu ticks, %llu interrupts, %llu expedited IPIs%s",
-			  what, cpu, (unsigned long long)d,
-			  (unsigned long long)w, (unsigned long long)e,
-			  cpu == self ? " (busy)" : "");
-		if (cpu != self)
-			fail |= KT_EXPECT(d == 0 && w == 0 && e == 0,
-					  "idle cpu %d: %llu ticks, %llu wake-ups, %llu expedited IPIs",
-					  cpu, (unsigned long long)d,
-					  (unsigned long long)w,
-					  (unsigned long long)e);
-	}
-	return fail;
-}
-
-static void snap_counts(u64 *ticks0, u64 *irqs0, u64 *ipis0)
-{
+	u64 n = 0;
 	int cpu;
 
-	for_each_online_cpu(cpu) {
-		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			n += READ_ONCE(rcu_tree_data[cpu].exp_ipis);
+	return n;
+}
 
-		ticks0[cpu] = READ_ONCE(st->ticks);
-		irqs0[cpu] = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
-		ipis0[cpu] = READ_ONCE(rcu_tree_data[cpu].exp_ipis);
-	}
+static int idle_cpus_quiet(int self, struct cpu_counts *before, u64 ipis0,
+			   const char *what)
+{
+	struct cpu_counts sum;
+	int noisy = idle_cpus_delta(before, self, what, &sum);
+	u64 ipis = exp_ipis_others(self) - ipis0;
+
+	kfree(before);
+	ktap_diag("%s: %u idle CPUs took %lu ticks, %lu interrupts, %lu expedited IPIs in all",
+		  what, num_online_cpus() - 1, sum.ticks, sum.wakeups, ipis);
+	return KT_EXPECT(noisy == 0 && ipis == 0,
+			 "%s: %d idle CPUs took ticks or interrupts, %lu expedited IPIs",
+			 what, noisy, ipis);
 }
 
 static volatile int exp_done_flag;
@@ -301,8 +291,9 @@ static int exp_waiter(void *arg)
 
 KTEST(rcu_tree_expedited)
 {
-	u64 ticks0[NR_CPUS], irqs0[NR_CPUS], ipis0[NR_CPUS];
+	struct cpu_counts *before;
 	struct rcu_stats_snapshot s0, s1;
+	u64 ipis0;
 	int self, fail = 0, busy;
 	u64 t0;
 
@@ -311,7 +302,8 @@ KTEST(rcu_tree_expedited)
 	self = raw_smp_processor_id();
 	preempt_enable();
 	msleep(20);
-	snap_counts(ticks0, irqs0, ipis0);
+	before = cpu_counts_snap();
+	ipis0 = exp_ipis_others(self);
 	rcu_stats_get(&s0);
 	t0 = ktime_get_ns();
 	for (int i = 0; i < 1000; i++)
@@ -322,10 +314,11 @@ KTEST(rcu_tree_expedited)
 		  (unsigned long long)(s1.exp_completed - s0.exp_completed));
 	fail |= KT_EXPECT(s1.exp_completed - s0.exp_completed == 1000,
 			  "expedited count");
-	fail |= idle_cpus_quiet(self, ticks0, irqs0, ipis0, "expedited");
+	fail |= idle_cpus_quiet(self, before, ipis0, "expedited");
 
 	msleep(20);
-	snap_counts(ticks0, irqs0, ipis0);
+	before = cpu_counts_snap();
+	ipis0 = exp_ipis_others(self);
 	rcu_stats_get(&s0);
 	t0 = ktime_get_ns();
 	for (int i = 0; i < 1000; i++)
@@ -336,7 +329,7 @@ KTEST(rcu_tree_expedited)
 		  (unsigned long long)(s1.gp_completed - s0.gp_completed));
 	fail |= KT_EXPECT(s1.gp_completed - s0.gp_completed >= 1000,
 			  "normal count");
-	fail |= idle_cpus_quiet(self, ticks0, irqs0, ipis0, "normal");
+	fail |= idle_cpus_quiet(self, before, ipis0, "normal");
 
 	/* A reader on a busy CPU holds an expedited grace period. */
 	if (num_online_cpus() < 2)

@@ -40,10 +40,12 @@ static void wait_for_workers(struct completion *done)
 
 void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 {
-	struct each_cpu e[NR_CPUS];
+	/* Not on the stack: NR_CPUS of them would take most of it. */
+	struct each_cpu *e = kmalloc(sizeof(*e) * NR_CPUS);
 	struct completion done;
 	int cpu, n = 0;
 
+	BUG_ON(!e);
 	init_completion(&done);
 	for_each_online_cpu(cpu) {
 		e[cpu] = (struct each_cpu){ fn, NULL, arg, cpu, &done };
@@ -52,6 +54,7 @@ void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 	}
 	while (n--)
 		wait_for_workers(&done);
+	kfree(e);
 }
 
 void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg)
@@ -72,6 +75,50 @@ bool wait_flag(volatile int *flag, unsigned int timeout_ms)
 		if (ktime_get_ns() > end)
 			return false;
 	return true;
+}
+
+struct cpu_counts *cpu_counts_snap(void)
+{
+	struct cpu_counts *c = kmalloc(sizeof(*c) * NR_CPUS);
+	int cpu;
+
+	BUG_ON(!c);
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+
+		c[cpu].ticks = READ_ONCE(st->ticks);
+		c[cpu].wakeups = READ_ONCE(st->irqs) + READ_ONCE(st->nmis);
+	}
+	return c;
+}
+
+int idle_cpus_delta(const struct cpu_counts *before, int busy,
+		    const char *what, struct cpu_counts *sum)
+{
+	bool all = num_online_cpus() <= 8;
+	int cpu, noisy = 0;
+
+	if (sum)
+		*sum = (struct cpu_counts){ 0, 0 };
+	for_each_online_cpu(cpu) {
+		struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+		u64 t = READ_ONCE(st->ticks) - before[cpu].ticks;
+		u64 w = READ_ONCE(st->irqs) + READ_ONCE(st->nmis) -
+			before[cpu].wakeups;
+
+		if (all || (cpu != busy && (t || w)))
+			ktap_diag("%s: cpu %d: %lu ticks, %lu interrupts%s",
+				  what, cpu, t, w,
+				  cpu == busy ? " (busy)" : "");
+		if (cpu == busy)
+			continue;
+		noisy += t || w;
+		if (sum) {
+			sum->ticks += t;
+			sum->wakeups += w;
+		}
+	}
+	return noisy;
 }
 
 u64 test_rand(u64 *s)

@@ -24,6 +24,23 @@ u64 tick_period_us(int cpu);
 /* The tick-rate check: that interval within 20% of 1/HZ. */
 int check_tick_rate(int cpu, u64 ticks, u64 window_ns);
 
+/* What an idle CPU should not do, counted: for before/after deltas. */
+struct cpu_counts {
+	u64 ticks;
+	u64 wakeups;	/* IRQs, IPIs and NMIs: each one ends a hlt */
+};
+
+/* Every online CPU's counts, in a kmalloc'd array of NR_CPUS: kfree it. */
+struct cpu_counts *cpu_counts_snap(void);
+/*
+ * The ticks and wake-ups each online CPU but busy took since before,
+ * summed into *sum (if not NULL).  Prints a line for each CPU that took
+ * any, and for every CPU on a machine of 8 or fewer, prefixed with what;
+ * returns how many idle CPUs took any.
+ */
+int idle_cpus_delta(const struct cpu_counts *before, int busy,
+		    const char *what, struct cpu_counts *sum);
+
 /* A small pseudo-random generator for tests (xorshift). */
 u64 test_rand(u64 *state);
 

@@ -10,18 +10,19 @@
 #define ARCH_X86_PERCPU_H
 
 extern int shim_cpu;
+extern struct percpu shim_percpu[];
 void shim_hook(const char *where);
 
 static inline struct percpu *arch_this_cpu(void)
 {
-	return &percpu_area[shim_cpu];
+	return &shim_percpu[shim_cpu];
 }
 
 #define arch_this_cpu_read(f)	(shim_hook("this_cpu_read(" #f ")"),	\
-				 percpu_area[shim_cpu].f)
+				 shim_percpu[shim_cpu].f)
 #define arch_this_cpu_write(f, v) \
-	do { percpu_area[shim_cpu].f = (v); } while (0)
+	do { shim_percpu[shim_cpu].f = (v); } while (0)
 #define arch_this_cpu_add(f, v) \
-	do { percpu_area[shim_cpu].f += (v); } while (0)
+	do { shim_percpu[shim_cpu].f += (v); } while (0)
 
 #endif
