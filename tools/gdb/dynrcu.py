@@ -15,11 +15,11 @@
                  kthread's state, every rcu_node's masks and blocked
                  tasks (a "*" marks a task that holds the grace period)
   $percpu("field", cpu)
-                 percpu_area[cpu].field, or rcu_data[cpu].field when struct
+                 percpu_areas[cpu]->field, or rcu_data[cpu].field when struct
                  percpu has no such field; "a.b" paths work
                  ("stats.ticks"); cpu defaults to the selected thread's
 
-Everything is read from the global arrays (percpu_area[], rcu_data[],
+Everything is read from the global arrays (percpu_areas[], rcu_data[],
 rcu_ctrlblk, the task list), never through %gs or the stack, so the
 helpers work wherever the kernel stopped: in a task, an IRQ, or an NMI
 handler on its IST stack.  QEMU shows vCPU n as gdb thread n + 1; the
@@ -45,12 +45,20 @@ def sym(name):
 
 
 def nr_cpus():
-    return int(sym("sizeof(percpu_area) / sizeof(percpu_area[0])"))
+    """CPUs with a per-CPU area: those the firmware listed."""
+    return int(sym("nr_cpus_present"))
 
 
 def online_cpus():
-    mask = int(sym("cpu_online_mask"))
+    bits = sym("cpu_online_mask")["bits"]
+    words = int(sym("sizeof(cpu_online_mask.bits) / sizeof(u64)"))
+    mask = sum(int(bits[i]) << (64 * i) for i in range(words))
     return [c for c in range(nr_cpus()) if mask >> c & 1]
+
+
+def pcpu(cpu):
+    """struct percpu of cpu (percpu_areas[] holds pointers)."""
+    return sym("percpu_areas")[cpu].dereference()
 
 
 def selected_cpu():
@@ -58,10 +66,10 @@ def selected_cpu():
     thread = gdb.selected_thread()
     try:
         gs = int(sym("$gs_base"))
-        base = int(sym("(unsigned long)&percpu_area[0]"))
-        size = int(sym("sizeof(percpu_area[0])"))
-        if base <= gs < base + size * nr_cpus() and (gs - base) % size == 0:
-            return (gs - base) // size
+        areas = sym("percpu_areas")
+        for cpu in range(nr_cpus()):
+            if int(areas[cpu]) == gs:
+                return cpu
     except gdb.error:
         pass
     # Before GS is set up (or without $gs_base): QEMU numbers threads
@@ -123,7 +131,7 @@ class RcuCpus(gdb.Command):
             "flipctr1", "completed", "idle", "context", "task"))
         for cpu in online_cpus():
             rdp = sym("rcu_data")[cpu]
-            pc = sym("percpu_area")[cpu]
+            pc = pcpu(cpu)
             dyn = int(rdp["dynticks_progress_counter"])
             pcount = int(pc["preempt_count"])
             # RCU's view: an even counter is dynticks-idle.
@@ -199,7 +207,7 @@ class RcuReaders(gdb.Command):
     def invoke(self, arg, from_tty):
         running = {}
         for cpu in online_cpus():
-            running[int(sym("percpu_area")[cpu]["curr_task"])] = cpu
+            running[int(pcpu(cpu)["curr_task"])] = cpu
         found = 0
         for t in all_tasks():
             nesting = int(t["rcu_read_lock_nesting"])
@@ -219,7 +227,7 @@ class RcuReaders(gdb.Command):
 
 
 class PerCpu(gdb.Function):
-    """$percpu("field", cpu): percpu_area[cpu].field, or rcu_data[cpu].field.
+    """$percpu("field", cpu): percpu_areas[cpu]->field, or rcu_data[cpu].field.
 cpu defaults to the CPU of the selected thread."""
 
     def __init__(self):
@@ -230,8 +238,7 @@ cpu defaults to the CPU of the selected thread."""
         cpu = selected_cpu() if cpu is None else int(cpu)
         if not 0 <= cpu < nr_cpus():
             raise gdb.GdbError("percpu: cpu %d out of range" % cpu)
-        for array in ("percpu_area", "rcu_data"):
-            base = sym(array)[cpu]
+        for base in (pcpu(cpu), sym("rcu_data")[cpu]):
             if has_field(base.type, path):
                 return field(base, path)
         raise gdb.GdbError("percpu: no field '%s' in struct percpu or "
@@ -275,7 +282,7 @@ class RcuTreeCpus(gdb.Command):
         for cpu in online_cpus():
             ct = sym("context_tracking")[cpu]
             rdp = sym("rcu_tree_data")[cpu]
-            pc = sym("percpu_area")[cpu]
+            pc = pcpu(cpu)
             st = int(ct["state"]) & 0xffffffff
             gdb.write("%s%-3d %8d %-8s %-12s %8d %-5s %-5s %8d %4d %6d "
                       "%-7s %s\n" % (

@@ -46,8 +46,10 @@ def report(ok, what, quiet=False):
 
 
 def online():
-    mask = int(ev("cpu_online_mask"))
-    return [c for c in range(32) if mask >> c & 1]
+    words = int(ev("sizeof(cpu_online_mask.bits) / sizeof(u64)"))
+    mask = sum(int(ev("cpu_online_mask.bits[%d]" % i)) << (64 * i)
+               for i in range(words))
+    return [c for c in range(words * 64) if mask >> c & 1]
 
 
 def task_list():
@@ -87,7 +89,7 @@ def check_cpus(quiet, me):
                 # RCU's idea of idle: an even counter.
                 "no" if int(ev(r + "dynticks_progress_counter")) & 1
                 else "yes"]
-        task = ev("percpu_area[%d].curr_task->name" % cpu).string()
+        task = ev("percpu_areas[%d]->curr_task->name" % cpu).string()
         ok &= report(f[:10] == want and f[-1] == task,
                      "rcu-cpus cpu%d: %s matches %s task %s"
                      % (cpu, f, want, task), quiet)
@@ -104,7 +106,7 @@ def check_percpu(quiet, me):
         dyn = int(ev('$percpu("dynticks_progress_counter", %d)' % cpu))
         ticks = int(ev('$percpu("stats.ticks", %d)' % cpu))
         want = (cpu, int(ev("rcu_data[%d].dynticks_progress_counter" % cpu)),
-                int(ev("percpu_area[%d].stats.ticks" % cpu)))
+                int(ev("percpu_areas[%d]->stats.ticks" % cpu)))
         ok &= report((got, dyn, ticks) == want,
                      '$percpu("cpu"/"dynticks_progress_counter"/'
                      '"stats.ticks", %d) = %s, want %s'
@@ -172,7 +174,7 @@ def stop1(quiet):
 
 def stop2(quiet):
     me = int(ev("hr.target"))
-    pc = int(ev("percpu_area[%d].preempt_count" % me))
+    pc = int(ev("percpu_areas[%d]->preempt_count" % me))
     ok = report(pc & (0xf << 20) != 0,
                 "stopped in NMI context on cpu%d (preempt_count %#x)"
                 % (me, pc), quiet)

@@ -43,8 +43,10 @@ def report(ok, what, quiet=False):
 
 
 def online():
-    mask = int(ev("cpu_online_mask"))
-    return [c for c in range(32) if mask >> c & 1]
+    words = int(ev("sizeof(cpu_online_mask.bits) / sizeof(u64)"))
+    mask = sum(int(ev("cpu_online_mask.bits[%d]" % i)) << (64 * i)
+               for i in range(words))
+    return [c for c in range(words * 64) if mask >> c & 1]
 
 
 def check_cpus(quiet):
