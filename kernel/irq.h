@@ -28,6 +28,7 @@ void handle_irq(int kind, bool interrupted_irqs_on);
 void handle_nmi(void);
 
 /* Run fn(arg) on cpu in hardirq context; wait for it if wait. */
+void smp_call_function(void (*fn)(void *), void *arg, bool wait);
 void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 			      bool wait);
 

@@ -2,6 +2,8 @@
 /*
  * smp_call_function_single(): queue a function on another CPU's list and
  * kick it with an IPI; it runs in that CPU's IPI handler (hardirq).
+ * smp_call_function(): the same on every other online CPU, kicked by one
+ * broadcast IPI where the arch has one.
  */
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
@@ -54,22 +56,14 @@ void smp_init(void)
 	request_irq(IRQ_CALL_FUNC, call_func_ipi);
 }
 
-void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
-			      bool wait)
+/* Queue c (filled in but for done and next) on cpu's list; no IPI. */
+static void call_enqueue(int cpu, struct call_single *c)
 {
-	struct call_single local, *c = wait ? &local : kmalloc(sizeof(*c));
 	struct call_queue *q = &call_queues[cpu];
 	unsigned long flags;
 
 	BUG_ON(!cpu_online(cpu));
-	/* Waiting for ourselves with IRQs off could never finish. */
-	BUG_ON(wait && irqs_disabled() && cpu == raw_smp_processor_id());
-	if (!c)
-		panic("smp_call_function_single: out of memory");
-	c->fn = fn;
-	c->arg = arg;
 	c->done = 0;
-	c->owned = !wait;
 	c->next = NULL;
 	spin_lock_irqsave(&q->lock, flags);
 	if (q->tail)
@@ -78,8 +72,67 @@ void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 		q->head = c;
 	q->tail = c;
 	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+static struct call_single *call_alloc(void (*fn)(void *), void *arg)
+{
+	struct call_single *c = kmalloc(sizeof(*c));
+
+	if (!c)
+		panic("smp_call_function: out of memory");
+	c->fn = fn;
+	c->arg = arg;
+	c->owned = 1;
+	return c;
+}
+
+void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
+			      bool wait)
+{
+	struct call_single local = { fn, arg, 0, 0, NULL };
+	struct call_single *c = wait ? &local : call_alloc(fn, arg);
+
+	/* Waiting for ourselves with IRQs off could never finish. */
+	BUG_ON(wait && irqs_disabled() && cpu == raw_smp_processor_id());
+	call_enqueue(cpu, c);
 	arch_send_ipi(cpu, IRQ_CALL_FUNC);
 	/* Wait preemptibly: a waiter must not hold up the CPU it runs on. */
 	while (wait && !smp_load_acquire(&c->done))
 		arch_cpu_relax();
+}
+
+/*
+ * fn(arg) on every online CPU but this one, in hardirq; with wait, return
+ * once all of them have run it.  The caller keeps preemption off, so that
+ * "this one" stays this one.  One IPI reaches them all
+ * (arch_send_ipi_allbutself()): at 255 CPUs, one ICR write, not 254.
+ */
+void smp_call_function(void (*fn)(void *), void *arg, bool wait)
+{
+	int self = smp_processor_id(), cpu, n = 0;
+	struct call_single *cs = NULL;
+
+	BUG_ON(wait && irqs_disabled());
+	if (wait) {
+		/* Not on the stack: NR_CPUS of them would take most of it. */
+		cs = kmalloc(sizeof(*cs) * NR_CPUS);
+		if (!cs)
+			panic("smp_call_function: out of memory");
+	}
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
+			continue;
+		if (wait)
+			cs[cpu] = (struct call_single){ fn, arg, 0, 0, NULL };
+		call_enqueue(cpu, wait ? &cs[cpu] : call_alloc(fn, arg));
+		n++;
+	}
+	if (n)
+		arch_send_ipi_allbutself(IRQ_CALL_FUNC);
+	if (!wait)
+		return;
+	for_each_online_cpu(cpu)
+		while (cpu != self && !smp_load_acquire(&cs[cpu].done))
+			arch_cpu_relax();
+	kfree(cs);
 }

@@ -457,11 +457,24 @@ def boot(sc, kernel, accel, log):
     return status, text, limit, mode, time.monotonic() - t0, events
 
 
-def failure_reason(text, status, limit, events):
+def check_cpus(text, cpus):
+    """A kernel that leaves CPUs off passes every test on the rest: say
+    so.  Nothing to say if the kernel stopped before bringing them up."""
+    m = re.search(r"smp: brought up (\d+) CPUs", text)
+    if m and int(m.group(1)) != cpus:
+        return [f"the kernel brought up {m.group(1)} CPUs of the {cpus} "
+                f"QEMU was given"]
+    if not m and "KTAP version 1" in text:
+        return ["no 'smp: brought up N CPUs' line"]
+    return []
+
+
+def failure_reason(text, status, limit, events, cpus):
     """The problems of a failed run, first the kernel's first error line
     (with its guest and wall time), then the harness's own findings."""
     problems = [f"timeout after {limit} s"] if status is None and \
         not events.get("stopped") else judge_ktap(text, status)
+    problems += check_cpus(text, cpus)
     first = first_error(text)
     if first:
         guest, line = first
@@ -477,7 +490,7 @@ def run_scenario(sc, kernel, accel):
     log = os.path.join(BUILD, "logs", sc["name"] + ".log")
     status, text, limit, mode, secs, events = boot(sc, kernel, accel, log)
     head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, {secs:.1f} s)"
-    problems = failure_reason(text, status, limit, events)
+    problems = failure_reason(text, status, limit, events, sc["cpus"])
     if sc["expect"] == "pass":
         if not problems:
             print(f"PASS {head}")

@@ -37,6 +37,7 @@
 #define ICR_TRIGGER_LEVEL	(1U << 15)
 #define ICR_SEND_PENDING	(1U << 12)
 #define ICR_DEST_SELF		(1U << 18)
+#define ICR_DEST_ALLBUT		(3U << 18)	/* all excluding self */
 #define TIMER_DIVIDER		16	/* DCR value 0x3 */
 
 void lapic_init_base(u64 phys);

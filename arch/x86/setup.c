@@ -126,6 +126,25 @@ void arch_send_nmi(int cpu)
 	lapic_send_icr(per_cpu_area(cpu)->apic_id, ICR_DELIVERY_NMI);
 }
 
+/*
+ * The all-excluding-self shorthand reaches every CPU in the system,
+ * started or not; as Linux does, use it only once every present CPU is
+ * online, and until then send one IPI per online CPU.
+ */
+void arch_send_ipi_allbutself(enum irq_kind kind)
+{
+	int self = smp_processor_id(), cpu;
+
+	if (num_online_cpus() == nr_cpus_present) {
+		lapic_send_icr(0, ICR_DEST_ALLBUT | ICR_DELIVERY_FIXED |
+			       kind_vector[kind]);
+		return;
+	}
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			arch_send_ipi(cpu, kind);
+}
+
 void task_entry_trampoline(void);
 
 unsigned long arch_task_stack_init(void *top, void (*entry)(void))

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tests/kernel/util.h"
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"
+#include "kernel/printk.h"
 #include "kernel/sort.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
@@ -119,6 +121,38 @@ int idle_cpus_delta(const struct cpu_counts *before, int busy,
 		}
 	}
 	return noisy;
+}
+
+int sample_online_cpus(int *cpus, int max, int exclude)
+{
+	static u64 offset_seed;
+	int all[NR_CPUS], n = 0, cpu;
+	u64 off;
+
+	for_each_online_cpu(cpu)
+		if (cpu != exclude)
+			all[n++] = cpu;
+	if (n <= max) {
+		for (int i = 0; i < n; i++)
+			cpus[i] = all[i];
+		return n;
+	}
+	if (!offset_seed)
+		offset_seed = arch_cycles() | 1;
+	off = test_rand(&offset_seed) % (u64)(n / max);
+	for (int i = 0; i < max; i++)
+		cpus[i] = all[off + (u64)i * n / max];
+	return max;
+}
+
+void ktap_diag_cpus(const char *what, const int *cpus, int n)
+{
+	char buf[400];
+	int len = 0;
+
+	for (int i = 0; i < n && len < (int)sizeof(buf) - 8; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, " %d", cpus[i]);
+	ktap_diag("%s: %d of %u CPUs:%s", what, n, num_online_cpus(), buf);
 }
 
 u64 test_rand(u64 *s)

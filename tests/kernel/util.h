@@ -41,6 +41,18 @@ struct cpu_counts *cpu_counts_snap(void);
 int idle_cpus_delta(const struct cpu_counts *before, int busy,
 		    const char *what, struct cpu_counts *sum);
 
+/*
+ * Up to max online CPUs other than exclude (-1: none), spread evenly over
+ * them from an offset that changes from boot to boot, in ascending order
+ * in cpus[]; returns how many.  Every one of them if there are max or
+ * fewer.  For tests whose cost grows with the CPUs they drive: sampling
+ * keeps the verdict from depending on how many vCPUs share the host's
+ * cores, and boots in turn cover different CPUs.
+ */
+int sample_online_cpus(int *cpus, int max, int exclude);
+/* "what: N of M CPUs: a b c ..." as a KTAP diagnostic. */
+void ktap_diag_cpus(const char *what, const int *cpus, int n);
+
 /* A small pseudo-random generator for tests (xorshift). */
 u64 test_rand(u64 *state);
 

@@ -189,7 +189,8 @@ def boot_mutant(name, meta, sc, kernel, accel):
     log = os.path.join(ROOT, "build", "logs", f"mutant-{name}.log")
     status, text, limit, _, wall, events = harness.boot(
         dict(sc, boot="auto"), kernel, accel, log)
-    problems = harness.failure_reason(text, status, limit, events)
+    problems = harness.failure_reason(text, status, limit, events,
+                                      sc["cpus"])
     if "undetectable" in meta:
         verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
         return name, meta, verdict, "; ".join(problems[:2]), wall

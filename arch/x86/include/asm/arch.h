@@ -53,6 +53,8 @@ int arch_irq_vector(enum irq_kind kind);
 
 void arch_send_ipi(int cpu, enum irq_kind kind);
 void arch_send_nmi(int cpu);
+/* To every online CPU but this one (preemption off): one IPI if it can. */
+void arch_send_ipi_allbutself(enum irq_kind kind);
 void arch_eoi(void);
 
 /* Local timer: periodic at hz, one-shot after ns, or off. */
