@@ -77,7 +77,7 @@ static unsigned int torture_writer_delay_ms = 1;
 kparam_uint("torture_writer_delay_ms", torture_writer_delay_ms, 0, 1000,
 	    "rcu torture: writers sleep this between updates");
 static unsigned int torture_busy;
-kparam_uint("torture_busy", torture_busy, 0, 31,
+kparam_uint("torture_busy", torture_busy, 0, NR_CPUS - 1,
 	    "rcu torture: CPUs 1..N kept busy by a spinning thread");
 static unsigned int torture_lock_delay_us;
 kparam_uint("torture_lock_delay_us", torture_lock_delay_us, 0, 100000,

@@ -8,10 +8,16 @@ docs/benchmarks.md.
 Benchmarks never pass or fail on performance; this exits non-zero only
 when a boot fails or prints no figures.
 
-Usage: bench.py [--cpus 1,2,4,8] [--out docs/benchmarks.md]
+Above FULL_MAX CPUs a boot runs only tests=bench_scale, the figures taken
+with the other CPUs idle (all-busy and nohz=off runs of 254 vCPUs on 2
+host cores would take hours).  Every count goes into the scaling curve,
+drawn as docs/scaling.svg.
+
+Usage: bench.py [--cpus 1,2,4,8,...,255] [--out docs/benchmarks.md]
 """
 
 import argparse
+import math
 import os
 import re
 import subprocess
@@ -25,6 +31,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import boot  # noqa: E402
 import harness  # noqa: E402
 
+FULL_MAX = 8
+SCALE_SVG = os.path.join(ROOT, "docs", "scaling.svg")
 TESTS = ("bench_gp_latency,bench_idle_ticks,bench_reader_cost,"
          "bench_irq_cost,bench_trace_cost")
 
@@ -321,10 +329,14 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
                     text = f.read().replace("\r", "")
                 status = 33
             else:
+                hook = "bench_flavor" if n <= FULL_MAX else "bench_scale"
+                t0 = time.monotonic()
                 status, text, _ = boot.boot(kernel, n, f"rcu={fl} "
                                             "test_timeout=900 "
-                                            "tests=bench_flavor", timeout,
+                                            f"tests={hook}", timeout,
                                             log)
+                print(f"# bench: rcu={fl} {n} CPUs: {hook} took "
+                      f"{time.monotonic() - t0:.0f} s", flush=True)
             problems = (["timeout"] if status is None
                         else harness.judge_ktap(text, status))
             got = parse(text)
@@ -335,6 +347,122 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
                 bad += 1
             figs[(fl, n)] = got
     return figs, bad
+
+
+def scale_points(figs, cpus):
+    """{flavour: [(N, {figure: value})]} for the scaling curve."""
+    out = {}
+    for fl in FLAVORS:
+        pts = []
+        for n in cpus:
+            f = figs.get((fl, n), [])
+            gi = find(f, "flavor_gp", mode="idle") or {}
+            inn = find(f, "flavor_idle", kind="normal") or {}
+            bt = find(f, "boot") or {}
+            v = {"boot_ms": int(bt.get("to_first_test_us", 0)) / 1000,
+                 "sync_us": gi.get("sync_median_us"),
+                 "ticks": inn.get("idle_ticks_per_1000gp", "0" if n == 1
+                                  else None),
+                 "wakeups": inn.get("idle_wakeups_per_1000gp",
+                                    "0" if n == 1 else None),
+                 "mach": inn.get("machinery_cycles_per_gp")}
+            if gi:
+                pts.append((n, {k: (float(x) if x is not None else None)
+                                for k, x in v.items()}))
+        out[fl] = pts
+    return out
+
+
+def svg_panels(pts, panels, path):
+    """Small multiples, x = N on a log2 axis, one line per flavour."""
+    W, H, M = 330, 230, 48
+    colours = {"rcupreempt": "#c0392b", "tree": "#2471a3"}
+    ns = sorted({n for p in pts.values() for n, _ in p}) or [1]
+    xmax = max(ns)
+
+    def x(n):
+        return M + (W - M - 12) * (math.log2(n) / math.log2(xmax)
+                                   if xmax > 1 else 0)
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * W}" '
+         f'height="{2 * H + 30}" font-family="sans-serif" font-size="11">',
+         f'<rect width="{2 * W}" height="{2 * H + 30}" fill="white"/>']
+    for i, (key, title) in enumerate(panels):
+        ox, oy = (i % 2) * W, (i // 2) * H
+        vals = [v[key] for p in pts.values() for _, v in p
+                if v.get(key) is not None]
+        ymax = max(vals + [1.0]) * 1.1
+
+        def y(v):
+            return oy + H - 30 - (H - 60) * v / ymax
+        s.append(f'<text x="{ox + M}" y="{oy + 16}" font-weight="bold">'
+                 f'{title}</text>')
+        s.append(f'<line x1="{ox + M}" y1="{oy + H - 30}" x2="{ox + W - 12}"'
+                 f' y2="{oy + H - 30}" stroke="black"/>')
+        s.append(f'<line x1="{ox + M}" y1="{oy + 30}" x2="{ox + M}" '
+                 f'y2="{oy + H - 30}" stroke="black"/>')
+        for n in ns:
+            s.append(f'<text x="{ox + x(n)}" y="{oy + H - 16}" '
+                     f'text-anchor="middle">{n}</text>')
+        for frac in (0, 0.5, 1):
+            v = ymax / 1.1 * frac
+            s.append(f'<text x="{ox + M - 4}" y="{y(v) + 4:.1f}" '
+                     f'text-anchor="end">{v:.4g}</text>')
+        for fl, p in pts.items():
+            xy = [(ox + x(n), y(v[key])) for n, v in p
+                  if v.get(key) is not None]
+            if not xy:
+                continue
+            s.append('<polyline fill="none" stroke-width="2" stroke="'
+                     + colours.get(fl, "black") + '" points="'
+                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in xy) + '"/>')
+            for a, b in xy:
+                s.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="2.5" '
+                         f'fill="{colours.get(fl, "black")}"/>')
+    for j, (fl, c) in enumerate(colours.items()):
+        s.append(f'<rect x="{M + 160 * j}" y="{2 * H + 8}" width="14" '
+                 f'height="10" fill="{c}"/><text x="{M + 160 * j + 20}" '
+                 f'y="{2 * H + 17}">rcu={fl}</text>')
+    s.append(f'<text x="{2 * W - 12}" y="{2 * H + 17}" text-anchor="end">'
+             f'x: CPUs (log scale)</text></svg>')
+    with open(path, "w") as f:
+        f.write("\n".join(s) + "\n")
+
+
+def scale_section(figs, cpus):
+    """The scaling curve: a table, docs/scaling.svg, and the ratios."""
+    pts = scale_points(figs, cpus)
+    panels = [("boot_ms", "boot to the first test (guest ms)"),
+              ("sync_us", "synchronize_rcu(), N-1 idle (median us)"),
+              ("wakeups", "idle CPUs' wake-ups per 1000 GPs"),
+              ("mach", "GP machinery cycles per GP")]
+    svg_panels(pts, panels, SCALE_SVG)
+    out = ["## Scaling: 1 to 255 CPUs", "",
+           "One boot per CPU count and flavour; above "
+           f"{FULL_MAX} CPUs `tests=bench_scale` (the idle-CPU figures "
+           "only). ![scaling curves](scaling.svg)", "",
+           "| CPUs | rcu= | boot to first test (ms) | sync idle (us) "
+           "| ÷ N=1 | idle ticks/1000 GP | idle wake-ups/1000 GP "
+           "| machinery c/GP |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for fl, p in pts.items():
+        base = p[0][1]["sync_us"] if p and p[0][0] == 1 else None
+        for n, v in p:
+            def g(k):
+                return "-" if v.get(k) is None else f"{v[k]:.0f}"
+            out.append(f"| {n} | {fl} | {g('boot_ms')} | {g('sync_us')} "
+                       f"| {ratio(v['sync_us'], base)} | {g('ticks')} "
+                       f"| {g('wakeups')} | {g('mach')} |")
+    for fl, p in pts.items():
+        if len(p) > 1 and p[0][0] == 1:
+            n, v = p[-1]
+            out.append("")
+            out.append(f"- **rcu={fl}:** `synchronize_rcu()` with "
+                       f"{n - 1} idle CPUs ÷ N = 1: "
+                       f"**{ratio(v['sync_us'], p[0][1]['sync_us'])}**; "
+                       f"machinery per GP ÷ N = 2: "
+                       f"{ratio(v['mach'], p[1][1]['mach'])}; idle wake-ups "
+                       f"per 1000 GPs at N = {n}: {v['wakeups']:.0f}.")
+    return out
 
 
 def flavor_table(figs, cpus):
@@ -353,7 +481,7 @@ def flavor_table(figs, cpus):
            "| exp busy (us) | idle ticks/1000 GP | idle wake-ups/1000 GP "
            "| exp: idle ticks, wake-ups/1000 | machinery c/GP |",
            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for n in cpus:
+    for n in [c for c in cpus if c <= FULL_MAX]:
         for fl in FLAVORS:
             f = figs.get((fl, n), [])
             rd = find(f, "flavor_read") or {}
@@ -395,13 +523,15 @@ def main():
     ffigs, fbad = flavor_runs(kernel, cpus, args.timeout, args.from_logs)
     ftable = flavor_table(ffigs, cpus)
     if args.flavors_only:
+        if len(cpus) > 1:
+            ftable += [""] + scale_section(ffigs, cpus)
         for l in ftable:
             print("# " + l if l else "#")
         return 1 if fbad else 0
     accel = os.environ.get("ACCEL") or "tcg"
     runs = {}
     bad = 0
-    for n in [int(c) for c in args.cpus.split(",")]:
+    for n in [c for c in cpus if c <= FULL_MAX]:
         log = os.path.join(ROOT, "build", "bench", f"smp{n}.log")
         t0 = time.monotonic()
         if args.from_logs:
@@ -437,6 +567,8 @@ def main():
             f"host load average {' '.join(load)} at the end; "
             f"kernel {rev}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     lines = table(runs, accel, host) + [""] + ftable
+    if len(cpus) > 1:
+        lines += [""] + scale_section(ffigs, cpus)
     bad += fbad
     lines += ["", "## The trace's off path in the code", "",
               "`objdump` of this kernel: every load of `trace_enabled` at a "

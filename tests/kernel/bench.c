@@ -415,3 +415,25 @@ KTEST_HOOK(bench_flavor)
 	run_on_cpu(0, flavor_test, NULL);
 	return 0;
 }
+
+/*
+ * The scaling curve (make bench BENCH_CPUS=...,255): only what stays
+ * affordable with 254 vCPUs on 2 host cores, which is everything measured
+ * with the other CPUs idle: synchronize_rcu() latency, the idle CPUs'
+ * ticks and wake-ups, and the GP machinery's cycles, per grace period.
+ */
+static void scale_test(void *arg)
+{
+	(void)arg;
+	msleep(20);
+	flavor_gp("idle");
+	if (num_online_cpus() > 1)
+		flavor_idle("normal", false);
+}
+
+KTEST_HOOK(bench_scale)
+{
+	bench_boot_time();
+	run_on_cpu(0, scale_test, NULL);
+	return 0;
+}

@@ -40,6 +40,14 @@ static void wait_for_workers(struct completion *done)
 		;
 }
 
+/*
+ * At most this many at once: 254 vCPUs busy together on 2 host cores
+ * starve each other for seconds (the hard-lockup detector once saw a
+ * vCPU take no interrupt for 10 s), and tests must not depend on how
+ * many vCPUs share the host.
+ */
+#define EACH_CPU_BATCH	16
+
 void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 {
 	/* Not on the stack: NR_CPUS of them would take most of it. */
@@ -50,6 +58,10 @@ void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg)
 	BUG_ON(!e);
 	init_completion(&done);
 	for_each_online_cpu(cpu) {
+		if (n == EACH_CPU_BATCH) {
+			wait_for_workers(&done);	/* one finished */
+			n--;
+		}
 		e[cpu] = (struct each_cpu){ fn, NULL, arg, cpu, &done };
 		kthread_run(each_cpu_thread, &e[cpu], cpu, "test-each");
 		n++;

@@ -6,7 +6,10 @@
 #include "kernel/ktap.h"
 #include "kernel/sched.h"
 
-/* Run fn(cpu, arg) in a thread pinned to each online CPU; wait for all. */
+/*
+ * Run fn(cpu, arg) in a thread pinned to each online CPU, at most 16 at
+ * a time (fn must not wait for other CPUs' calls); wait for all.
+ */
 void run_on_each_cpu(void (*fn)(int cpu, void *arg), void *arg);
 /* Run fn(arg) in a thread pinned to cpu and wait for it. */
 void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
