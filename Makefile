@@ -29,7 +29,7 @@ ISO	:= $(BUILD)/dynrcu.iso
 BUILD_DEPS := gcc make nasm binutils
 RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools python3
 
-.PHONY: all iso run run-tree test debug gdb clean deps-build deps-run kernel-test
+.PHONY: all iso run run-tree test scale debug gdb clean deps-build deps-run kernel-test
 
 all: $(KERNEL)
 
@@ -110,6 +110,12 @@ test: deps-run
 	@tools/deps.sh spin gcc
 	@$(MAKE) --no-print-directory iso
 	tests/run-all.sh
+
+# 64 and 255 CPUs, both RCU flavours: the default suite, every rcu_* test
+# and rcu_torture (make test runs only smp255-short: the budget).
+scale: deps-run
+	@$(MAKE) --no-print-directory iso
+	python3 tests/harness.py tests/scenarios/scale/*.scn
 
 clean:
 	rm -rf $(BUILD)
