@@ -411,6 +411,7 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 
 			if (!(rnp->qsmask & bit))
 				continue;
+			rdp->n_fqs_reads++;	/* the kthread's cost of us */
 			if (f(rdp)) {
 				mask |= bit;
 				rdp->n_fqs_excused++;

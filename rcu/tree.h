@@ -74,6 +74,7 @@ struct rcu_tree_data {
 	struct rcu_segcblist cblist;
 	int invoking;			/* softirq has callbacks in hand */
 	u64 n_cb_invoked;
+	u64 n_fqs_reads;		/* FQS scans that read our counter */
 	u64 n_fqs_excused;		/* QSs reported for us by FQS */
 } __cacheline_aligned;
 

@@ -472,6 +472,78 @@ KTEST(rcu_tree_blocked_reader)
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * What an idle leaf costs: with every CPU but this one idle, each CPU of
+ * a leaf other than ours has its counter read exactly once per grace
+ * period (the first FQS scan finds it in an extended quiescent state and
+ * reports for it), and takes no IPI, no tick and no interrupt.  A leaf's
+ * CPUs are read under the leaf's lock, in one pass, by the kthread.
+ */
+#define IDLE_LEAF_GPS	100
+
+KTEST(rcu_tree_idle_leaves)
+{
+	static u64 reads0[NR_CPUS], excused0[NR_CPUS];
+	struct cpu_counts *before;
+	struct rcu_node *rnp, *mine;
+	int self, fail = 0, leaves = 0;
+	u64 ipis0, g0, gps;
+
+	TREE_ONLY();
+	if (rcu_state.num_levels < 2) {
+		ktap_diag("one leaf (%d CPUs, rcu_fanout_leaf=%u): no idle leaf",
+			  num_online_cpus(), rcu_fanout_leaf);
+		return KTEST_SKIP;
+	}
+	preempt_disable();
+	self = raw_smp_processor_id();
+	preempt_enable();
+	mine = rcu_tree_data[self].mynode;
+	msleep(20);	/* let the other CPUs settle into idle */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		reads0[cpu] = READ_ONCE(rcu_tree_data[cpu].n_fqs_reads);
+		excused0[cpu] = READ_ONCE(rcu_tree_data[cpu].n_fqs_excused);
+	}
+	before = cpu_counts_snap();
+	ipis0 = exp_ipis_others(self);
+	g0 = READ_ONCE(rcu_state.n_gp_completed);
+	for (int i = 0; i < IDLE_LEAF_GPS; i++)
+		synchronize_rcu();
+	gps = READ_ONCE(rcu_state.n_gp_completed) - g0;
+	fail |= idle_cpus_quiet(self, before, ipis0, "idle leaves");
+	rcu_for_each_leaf_node(rnp) {
+		u64 reads = 0, excused = 0, lo = ~0ULL, hi = 0;
+		int n = 0;
+
+		if (rnp == mine)
+			continue;
+		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+			struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+			u64 r = READ_ONCE(rdp->n_fqs_reads) - reads0[cpu];
+
+			if (!cpu_online(cpu))
+				continue;
+			n++;
+			reads += r;
+			excused += READ_ONCE(rdp->n_fqs_excused) -
+				   excused0[cpu];
+			lo = min(lo, r);
+			hi = max(hi, r);
+		}
+		leaves++;
+		ktap_diag("leaf %d-%d: %d idle CPUs, %lu GPs: %lu counter reads (%lu to %lu per CPU), %lu quiescent states reported for them",
+			  rnp->grplo, rnp->grphi, n, gps, reads, lo, hi,
+			  excused);
+		fail |= KT_EXPECT(lo == gps && hi == gps && excused == reads,
+				  "leaf %d-%d: each idle CPU read %lu to %lu times in %lu GPs, %lu of %lu reads excused it",
+				  rnp->grplo, rnp->grphi, lo, hi, gps, excused,
+				  reads);
+	}
+	ktap_diag("%d idle leaves of %d rcu_nodes (%d levels): one counter read per idle CPU per GP, in the kthread",
+		  leaves, rcu_state.num_nodes, rcu_state.num_levels);
+	return fail;
+}
+
 KTEST(rcu_tree_propagation)
 {
 	int fail = 0, cpu = -1, self, lvl;
