@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Judge an eqstorture console log the way rcutorture's parse-console.sh does.
 
-A run passes when the test printed "End of test: SUCCESS", no "!!!" line,
-no FAILURE, statistics lines whose "ver:" rises, and the kernel printed no
-splat (WARNING, BUG, Oops, lockdep report, RCU stall, panic).
+A run passes when the test printed "End of test: SUCCESS", no "!!!" line
+(a "!!!" is a failure even beside SUCCESS), no FAILURE, statistics lines
+whose "ver:" rises on every line but the last (the last follows the
+updater's stop), and the kernel printed no splat (WARNING, BUG, Oops,
+lockdep report, RCU stall of either kind, a starved kthread, an unknown
+NMI).  With --parse-console DIR, the tree's own rcutorture
+parse-console.sh (in DIR) must also find nothing.
 
-With --expect fail (the mutant), the run must instead end with
+With --expect fail (a mutant), the run must instead end with
 "End of test: FAILURE" and at least one eqs-torture "!!!" line: the test
-itself, not only a kernel warning, must have caught the bug.
+itself, not only a kernel warning, must have caught the bug; with
+--error REGEX, a "!!!" line must match REGEX (the mutant's own kind of
+error), and parse-console.sh must report the FAILURE too.
 
 Prints the figures (readers per context, readers on idle CPUs, grace
 periods, time to the first error) and, when the verdict is not the expected
@@ -15,14 +21,33 @@ one or QEMU timed out, the last console lines.  Exit status 0 when the
 verdict is the expected one.
 """
 import argparse
+import os
 import re
+import subprocess
 import sys
 
 BADNESS = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace:|Kernel panic|general protection fault|"
     r"detected stalls on CPUs|self-detected stall|INFO: task .* blocked|"
     r"possible recursive locking|possible circular locking|"
-    r"inconsistent lock state|suspicious RCU usage|Unable to handle kernel")
+    r"inconsistent lock state|suspicious RCU usage|Unable to handle kernel|"
+    r"detected expedited stalls|rcu_.*kthread starved for|"
+    r"Stall ended before state dump start|"
+    r"NMI received for unknown reason|Dazed and confused|Badness|"
+    r"BUG: KCSAN:")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def parse_console(bindir, log, title):
+    """The output of rcutorture's parse-console.sh, colours stripped: empty
+    when it finds nothing wrong."""
+    env = dict(os.environ, TORTURE_SUITE="rcu",
+               PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+    r = subprocess.run(["bash", os.path.join(bindir, "parse-console.sh"),
+                        log, title], cwd=bindir, env=env,
+                       capture_output=True, text=True, timeout=120)
+    return [ANSI.sub("", l) for l in (r.stdout + r.stderr).splitlines()
+            if l.strip()]
 TS = re.compile(r"^\[\s*(\d+\.\d+)\]")
 
 
@@ -37,6 +62,10 @@ def main():
     ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
+    ap.add_argument("--error", default=None,
+                    help="with --expect fail: a '!!!' line must match this")
+    ap.add_argument("--parse-console", metavar="DIR", default=None,
+                    help="also run DIR/parse-console.sh (rcutorture's)")
     args = ap.parse_args()
 
     try:
@@ -57,10 +86,11 @@ def main():
         m = re.search(r"torture:.*ver: (\d+)", l)
         if m:
             vers.append(int(m.group(1)))
-    # parse-console.sh wants "ver:" to rise.  The final statistics block,
-    # printed after the updater stopped, may repeat the last value.
-    ver_rising = (len(vers) >= 2 and vers[-1] > vers[0] and
-                  all(b >= a for a, b in zip(vers, vers[1:])))
+    # "ver:" must rise from each statistics line to the next, as
+    # parse-console.sh wants; a repeat mid-run is a stalled updater.  Only
+    # the final block, printed after the updater stopped, may repeat.
+    ver_rising = (len(vers) >= 2 and vers[-1] >= vers[-2] and
+                  all(b > a for a, b in zip(vers[:-2], vers[1:-1])))
     timed_out = args.qemu_rc in (124, 137)
 
     start_ts = next((ts_of(l) for l in lines if "Start of test" in l), None)
@@ -89,11 +119,22 @@ def main():
           f"SUCCESS {success}, FAILURE {failure}, '!!!' lines {len(bangs)}, "
           f"kernel splat lines {len(bad)}, timed out {timed_out}")
 
+    pc = None
+    if args.parse_console:
+        pc = parse_console(args.parse_console, args.log, args.expect)
+        for l in pc[:8]:
+            print("judge:   parse-console.sh: " + l)
+        print(f"judge: parse-console.sh: {len(pc)} lines")
+    wanted = [l for l in eqs_bangs if args.error and re.search(args.error, l)]
+    if args.error:
+        print(f"judge: '!!!' lines matching /{args.error}/: {len(wanted)}")
     if args.expect == "pass":
         ok = (success and not failure and not bangs and not bad and ver_rising
-              and not timed_out)
+              and not timed_out and not pc)
     else:
-        ok = failure and bool(eqs_bangs) and not success
+        ok = (failure and bool(eqs_bangs) and not success and
+              (not args.error or bool(wanted)) and
+              (pc is None or any("FAILURE" in l for l in pc)))
     if timed_out:
         print("judge: QEMU TIMED OUT")
     if not ok or timed_out:

@@ -98,6 +98,8 @@ linux=0
 	bg_suite spin nice -n 10 make --no-print-directory verify
 [ -f tools/test_trace2json.py ] &&
 	bg_suite tools python3 tools/test_trace2json.py
+[ -f linux/test_judge.py ] &&
+	bg_suite linux-judge python3 linux/test_judge.py
 [ -f tests/mutants/run.py ] &&
 	bg_suite mutant-builds nice -n 10 python3 tests/mutants/run.py --build-only
 # The Linux build is the longest job of a cold run (about 1050 files):
