@@ -557,9 +557,14 @@ def main():
             print(f"\nharness: timeout after {args.timeout} s; last lines:")
             print(tail(text))
             return 1
-        problems = judge_ktap(text, status)
+        problems = judge_ktap(text, status) + check_cpus(text, args.cpus)
         print(f"\nharness: QEMU exited {status}: "
               + ("pass" if not problems else "; ".join(problems[:5])))
+        ok = len(re.findall(r"^ok \d+ ", text, re.M))
+        skipped = len(re.findall(r"^ok \d+ .*# SKIP", text, re.M))
+        bad = len(re.findall(r"^not ok \d+ ", text, re.M))
+        print(f"{ok} passed, {bad} failed"
+              + (f" ({skipped} of the passed skipped)" if skipped else ""))
         return 0 if not problems else 1
 
     if not args.scenarios:
