@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build Debian's linux-source-6.12 with the eqstorture patch series, boot it in
 # QEMU with 4 CPUs, and judge the console the way rcutorture's parse-console.sh
-# does.  Also builds and boots the validation mutant (expected to be caught),
+# does.  Also builds and boots the validation mutants (each expected to be
+# caught for its own reason: its Judge-Error: line),
 # checks every patch with checkpatch.pl --strict, and checks that the series
 # applies with "git am".  Ends with "N passed, N failed"; exits non-zero on any
 # failure.
@@ -20,7 +21,13 @@
 #                          docs/linux.md)
 #   DYNRCU_LINUX_JOBS      make -j (default 2)
 #   DYNRCU_LINUX_PARAMS    extra eqstorture.* boot parameters
-#   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant build and boot
+#   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant builds and boots
+#   DYNRCU_LINUX_MUTANTS   which of linux/mutants/*.patch to run, by name
+#                          (default: all of them)
+#   DYNRCU_LINUX_MUTANT_BOOTS  boots per mutant (default 1; make
+#                          linux-test-all: 5, for the time to detection)
+#   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
+#                          (make linux-test-all)
 #
 # Usage: linux-test.sh [all|build|boot]
 #   build  packages, tree, git am, checkpatch, config, both builds: measures
@@ -54,7 +61,17 @@ accel=${DYNRCU_LINUX_ACCEL:-tcg}
 jobs=${DYNRCU_LINUX_JOBS:-2}
 extra_params=${DYNRCU_LINUX_PARAMS:-}
 patches=("$here"/patches/*.patch)
-mutant=$here/mutants/ct-nmi-enter-from-idle-not-watching.patch
+mutant_boots=${DYNRCU_LINUX_MUTANT_BOOTS:-1}
+mutants=()
+if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
+	for m in ${DYNRCU_LINUX_MUTANTS:-$(cd "$here/mutants" && ls ./*.patch | sed 's|^./||; s|\.patch$||')}; do
+		if [ ! -f "$here/mutants/$m.patch" ]; then
+			echo "linux-test: DYNRCU_LINUX_MUTANTS: no mutant '$m' in $here/mutants" >&2
+			exit 2
+		fi
+		mutants+=("$m")
+	done
+fi
 fragment=$here/config-fragment
 
 export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache}
@@ -127,14 +144,19 @@ pass "packages present"
 
 # What the build phase builds from, and the boot phase checks it booted.
 series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
-cfg_id=$(sha1sum <"$fragment" | cut -d' ' -f1)
-built_from="series $series_id config $cfg_id mutant $(sha1sum <"$mutant" | cut -d' ' -f1)"
+# The series may change Kconfig: a new series regenerates .config too.
+cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
+# A mutant's own kind of error, which the judge requires (Judge-Error:).
+mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
+built_from="series $series_id config $cfg_id mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
 
 # --- 2. Extract the tarball (cached) and git-initialise it ------------------
 mkdir -p "$dir" "$out"
-tar_id="$(stat -c '%s %Y' "$tarball")"
+# "init 2": the import commit is reproducible (fixed dates), so the
+# cover letter's base-commit names the same tree on every machine.
+tar_id="$(stat -c '%s %Y' "$tarball") init 2"
 if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 	log "extracting $tarball to $src"
 	rm -rf "$src" "$dir/extract.tmp"
@@ -153,7 +175,9 @@ if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 		git init -q &&
 		git config user.name dynrcu && git config user.email dynrcu@localhost &&
 		git add -A &&
-		git commit -q -m "Debian linux-source-6.12 $(sed -n 's/^SUBLEVEL = //p' Makefile)" &&
+		GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" \
+			GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
+			git commit -q -m "Debian linux-source-6.12 $(sed -n 's/^SUBLEVEL = //p' Makefile)" &&
 		git tag -f dynrcu-base >/dev/null
 	)
 	with_progress "git-initialise the tree" "about 1 min" git_init_tree ||
@@ -162,14 +186,19 @@ if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 fi
 pass "source tree at $src"
 
-# --- 3. Apply the series with git am (re-applied when the series changed) ---
+# --- 3. Apply the series with git am, pinned --------------------------------
+# The tree is reset and the series re-applied whenever the series changed,
+# the tree is dirty, or HEAD is not the commit the last "git am" made (a
+# commit made in the cached tree is never built silently).  Then the
+# commits on top of dynrcu-base must be the series, patch for patch.
 cd "$src" || exit 1
-if [ "$(cat .dynrcu-series 2>/dev/null)" != "$series_id" ] ||
+if [ "$(cat .dynrcu-series 2>/dev/null)" != "$series_id $(git rev-parse HEAD)" ] ||
 	[ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	git am --abort >/dev/null 2>&1
 	git reset -q --hard dynrcu-base
-	if git am -q "${patches[@]}" >"$out/git-am.log" 2>&1; then
-		echo "$series_id" >.dynrcu-series
+	# --empty=drop: the cover letter (0000) carries no diff.
+	if git am -q --empty=drop "${patches[@]}" >"$out/git-am.log" 2>&1; then
+		echo "$series_id $(git rev-parse HEAD)" >.dynrcu-series
 	else
 		cat "$out/git-am.log"
 		git am --abort >/dev/null 2>&1
@@ -178,11 +207,27 @@ if [ "$(cat .dynrcu-series 2>/dev/null)" != "$series_id" ] ||
 		finish
 	fi
 fi
-pass "git am: ${#patches[@]} patches applied onto a git-initialised extracted tree ($(git rev-list --count dynrcu-base..HEAD) commits)"
+want_ids=$(cat "${patches[@]}" | git patch-id --stable | cut -d' ' -f1)
+have_ids=$(git format-patch -q --stdout dynrcu-base..HEAD | git patch-id --stable | cut -d' ' -f1)
+if [ "$want_ids" != "$have_ids" ]; then
+	fail "the tree at $src is not dynrcu-base plus the series (patch-ids differ): remove $src/.dynrcu-series to re-apply"
+	finish
+fi
+cover=$here/patches/0000-cover-letter.patch
+if [ -f "$cover" ]; then
+	base=$(sed -n 's/^base-commit: //p' "$cover")
+	if [ "$base" = "$(git rev-parse dynrcu-base)" ]; then
+		pass "cover letter: base-commit $base is the import of the tarball"
+	else
+		fail "cover letter: base-commit '${base:-none}' is not dynrcu-base ($(git rev-parse dynrcu-base))"
+	fi
+fi
+pass "git am: ${#patches[@]} patches applied onto a git-initialised extracted tree ($(git rev-list --count dynrcu-base..HEAD) commits, patch-ids match the series)"
 
 # --- 4. checkpatch.pl --strict on every patch -------------------------------
 cp_ok=1
 for p in "${patches[@]}"; do
+	[ "$p" = "$cover" ] && continue
 	res=$(scripts/checkpatch.pl --strict "$p" 2>&1)
 	tot=$(echo "$res" | grep -E '^total: ' | tail -1)
 	if ! echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
@@ -238,25 +283,65 @@ build() { # $1 = label
 }
 if build good; then pass "build kernel + modules ($(cat "$out/good/build-seconds") s)"; else fail "build kernel"; finish; fi
 
-if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
-	if git apply "$mutant"; then
-		if build mutant; then
-			pass "build mutant ($(cat "$out/mutant/build-seconds") s)"
-		else
-			fail "build mutant"
-		fi
-		git apply -R "$mutant" || git checkout -- .
-	else
-		fail "apply mutant $(basename "$mutant")"
+# --- 6b. Compile test on 32-bit x86: the series' C files build ---------------
+# A git worktree of the same commit (an O= build needs a clean source tree,
+# and ours holds the x86_64 build), configured as tinyconfig + the fragment
+# without 64BIT; only the objects the series touches are compiled.
+i386_test() {
+	local wt=$dir/i386 objs
+	if [ ! -e "$wt/.git" ]; then
+		git worktree prune
+		git worktree add -q -f --detach "$wt" HEAD || return 1
 	fi
+	(cd "$wt" && git checkout -q -f --detach "$(git -C "$src" rev-parse HEAD)") || return 1
+	objs=$(git diff --name-only dynrcu-base..HEAD -- '*.c' | sed 's/\.c$/.o/')
+	(
+		cd "$wt" &&
+		if [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
+			make ARCH=i386 tinyconfig >/dev/null &&
+			sed 's/^CONFIG_64BIT=y/# CONFIG_64BIT is not set/' "$fragment" >.i386-fragment &&
+			scripts/kconfig/merge_config.sh -m .config .i386-fragment >/dev/null &&
+			make ARCH=i386 olddefconfig >/dev/null &&
+			echo "$cfg_id" >.dynrcu-config
+		fi &&
+		# shellcheck disable=SC2086 # one word per object
+		make -j"$jobs" ARCH=i386 CC="ccache gcc" $objs &&
+		# 64-bit division compiles to libgcc calls the kernel lacks:
+		# the link of the module would fail on them.
+		! nm -u $objs | grep -E '__(u)?(div|mod)di3|__udivmoddi4'
+	) >"$out/build-i386.log" 2>&1
+}
+if [ "${DYNRCU_LINUX_I386:-0}" != 1 ]; then
+	log "i386 compile test skipped (DYNRCU_LINUX_I386=1, make linux-test-all: a second checkout of the tree, too long for make test's cold budget)"
+elif with_progress "i386 compile test" "about 3 min the first time (a worktree and prepare), seconds after" i386_test; then
+	pass "i386 compile test: $(git diff --name-only dynrcu-base..HEAD -- '*.c' | tr '\n' ' ')"
+else
+	grep -E 'error|warning' "$out/build-i386.log" | head -20
+	tail -10 "$out/build-i386.log"
+	fail "i386 compile test ($out/build-i386.log)"
 fi
+
+for m in "${mutants[@]}"; do
+	if [ -z "$(mutant_error "$m")" ]; then
+		fail "mutant $m: no Judge-Error: line saying how it must be caught"
+	elif git apply "$here/mutants/$m.patch"; then
+		if build "mutant-$m"; then
+			pass "build mutant $m ($(cat "$out/mutant-$m/build-seconds") s)"
+		else
+			fail "build mutant $m"
+		fi
+		git apply -R "$here/mutants/$m.patch" || git checkout -- .
+	else
+		fail "apply mutant $m"
+	fi
+done
 echo "$built_from" >"$out/built-from"
 fi # the build phase
 [ "$phase" = build ] && finish
 
 # The boot phase boots what the build phase built, from this series only.
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
-	fail "no build of this series, config and mutant in $out: run the build phase first"
+	fail "no build of this series, config and these mutants in $out: run the build phase first"
 	finish
 fi
 
@@ -288,11 +373,31 @@ boot() { # $1 = label, $2 = expect (pass|fail), $3 = test seconds
 	t1=$(date +%s.%N)
 	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)"
 	python3 "$here/judge-console.py" --expect "$2" --qemu-rc "$rc" \
-		--wall "$(echo "$t1 - $t0" | bc)" "$log"
+		--wall "$(echo "$t1 - $t0" | bc)" \
+		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
+		${4:+--error "$4"} "$log"
 }
 
 if boot good pass "$duration"; then pass "boot: eqstorture SUCCESS on the series"; else fail "boot: eqstorture on the series"; fi
-if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ] && [ -f "$out/mutant/bzImage" ]; then
-	if boot mutant fail "$mutant_duration"; then pass "mutant caught: eqstorture FAILURE"; else fail "mutant not caught"; fi
-fi
+# Each mutant, mutant_boots times: caught every time, for its own reason,
+# and how soon after the start of the test (the first "!!!").
+rm -f "$out/mutant-times"
+for m in "${mutants[@]}"; do
+	err=$(mutant_error "$m")
+	caught=0
+	times=()
+	for ((b = 1; b <= mutant_boots; b++)); do
+		boot "mutant-$m" fail "$mutant_duration" "$err" | tee "$out/mutant-$m/judge-$b.txt"
+		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
+		t=$(sed -n "s/^judge: first '!!!' \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+		times+=("${t:-none}")
+	done
+	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first '!!!' after ${times[*]} s"
+	echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
+	if [ "$caught" = "$mutant_boots" ]; then
+		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first '!!!' after ${times[*]} s)"
+	else
+		fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
+	fi
+done
 finish
