@@ -17,11 +17,14 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
 /*
  * The tick period of a CPU, in us, from its last 64 tick intervals: the
- * median of the averages of neighbouring intervals.  Averaging pairs
- * cancels the jitter of a tick delivered late and its successor early
- * (TCG catching up after the host stalled the vCPU); the median ignores
- * the odd merged tick.  A wrong period, or ticks lost systematically,
- * still shows.
+ * lower quartile of the averages of neighbouring intervals.  Averaging
+ * pairs cancels the jitter of a tick delivered late and its successor
+ * early (the LAPIC timer keeps its schedule, so a pair never averages
+ * below the period).  A host that stalls the vCPU only lengthens
+ * intervals, by merging ticks: the lower quartile stays right while up to
+ * three quarters of them are stretched (the median failed beside make
+ * test's background jobs).  A wrong period moves every interval, and
+ * shows.
  */
 u64 tick_period_us(int cpu);
 /* The tick-rate check: that interval within 20% of 1/HZ. */
