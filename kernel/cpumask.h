@@ -35,12 +35,6 @@ static inline void __cpumask_set_cpu(int cpu, struct cpumask *m)
 	m->bits[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
-static inline void cpumask_clear_cpu(int cpu, struct cpumask *m)
-{
-	__atomic_and_fetch(&m->bits[cpu / 64], ~(1ULL << (cpu % 64)),
-			   __ATOMIC_SEQ_CST);
-}
-
 static inline void cpumask_clear(struct cpumask *m)
 {
 	for (int i = 0; i < CPUMASK_WORDS; i++)

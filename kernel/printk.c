@@ -91,12 +91,13 @@ static void __flush_nmi_locked(void)
 	char c[2] = { 0, 0 };
 	/* Acquire: the rings' heads below are at least as new as this. */
 	u64 appended = smp_load_acquire(&nmi_appended);
+	int cpu;
 
 	if (appended == nmi_flushed)
 		return;
 	nmi_flushed = appended;
 
-	for (int cpu = 0; cpu < (int)nr_cpus_present; cpu++) {
+	for_each_present_cpu(cpu) {
 		struct nmi_buf *b = nmi_bufs[cpu];
 		u32 head = smp_load_acquire(&b->head);
 
