@@ -22,8 +22,15 @@
 #   DYNRCU_LINUX_JOBS      make -j (default 2)
 #   DYNRCU_LINUX_PARAMS    extra eqstorture.* boot parameters
 #   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant builds and boots
-#   DYNRCU_LINUX_MUTANTS   which of linux/mutants/*.patch to run, by name
-#                          (default: all of them)
+#   DYNRCU_LINUX_MUTANTS   which of linux/mutants/*.patch to run, by name,
+#                          or "all" (default: the parity mutant and
+#                          rrupt-from-idle-off-by-one; make linux-test-all:
+#                          all)
+#   DYNRCU_LINUX_SCENARIOS which of the series' kvm.sh scenarios
+#                          (tools/testing/selftests/rcutorture/configs/eqs)
+#                          to boot, or "all" (default EQS01; make
+#                          linux-test-all: all).  Scenarios whose Kconfig
+#                          fragments are the same share one build.
 #   DYNRCU_LINUX_MUTANT_BOOTS  boots per mutant (default 1; make
 #                          linux-test-all: 5, for the time to detection)
 #   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
@@ -63,8 +70,13 @@ extra_params=${DYNRCU_LINUX_PARAMS:-}
 patches=("$here"/patches/*.patch)
 mutant_boots=${DYNRCU_LINUX_MUTANT_BOOTS:-1}
 mutants=()
+quick_mutants="ct-nmi-enter-from-idle-not-watching rrupt-from-idle-off-by-one"
+mutant_req=${DYNRCU_LINUX_MUTANTS:-$quick_mutants}
+[ "$mutant_req" = all ] &&
+	mutant_req=$(cd "$here/mutants" && ls ./*.patch | sed 's|^./||; s|\.patch$||')
+scen_req=${DYNRCU_LINUX_SCENARIOS:-EQS01}
 if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
-	for m in ${DYNRCU_LINUX_MUTANTS:-$(cd "$here/mutants" && ls ./*.patch | sed 's|^./||; s|\.patch$||')}; do
+	for m in $mutant_req; do
 		if [ ! -f "$here/mutants/$m.patch" ]; then
 			echo "linux-test: DYNRCU_LINUX_MUTANTS: no mutant '$m' in $here/mutants" >&2
 			exit 2
@@ -148,7 +160,46 @@ series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
 cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
 # A mutant's own kind of error, which the judge requires (Judge-Error:).
 mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
-built_from="series $series_id config $cfg_id mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
+# Its boot parameters (Boot-Params:, optional): the readers that reach it.
+mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
+
+# resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
+# the series' configs/eqs/CFLIST; group[S] is the first scenario in CFLIST
+# with S's Kconfig fragment (those share a build), groups the builds
+# needed.  The first group, EQS01's, builds in $src, and so do the
+# mutants; the others build in git worktrees beside it.
+cfgdir=$src/tools/testing/selftests/rcutorture/configs/eqs
+declare -A group=()
+resolve_scenarios() {
+	local s t all
+	if [ ! -f "$cfgdir/CFLIST" ]; then
+		fail "no $cfgdir/CFLIST: the series must add the eqs scenarios"
+		finish
+	fi
+	all=$(grep -v '^#' "$cfgdir/CFLIST")
+	if [ "$scen_req" = all ]; then
+		read -ra scenarios <<<"$(echo $all)"
+	else
+		read -ra scenarios <<<"$scen_req"
+	fi
+	primary=$(echo "$all" | head -1)
+	for s in "${scenarios[@]}" "$primary"; do
+		if ! echo "$all" | grep -qx -- "$s" || [ ! -f "$cfgdir/$s" ]; then
+			fail "DYNRCU_LINUX_SCENARIOS: no scenario '$s' in $cfgdir/CFLIST ($(echo $all))"
+			finish
+		fi
+		for t in $all; do
+			if cmp -s "$cfgdir/$s" "$cfgdir/$t"; then
+				group[$s]=$t
+				break
+			fi
+		done
+	done
+	read -ra groups <<<"$(for s in "$primary" "${scenarios[@]}"; do echo "${group[$s]}"; done | awk '!seen[$0]++' | tr '\n' ' ')"
+}
+# tree_of G: where group G builds.
+tree_of() { if [ "$1" = "$primary" ]; then echo "$src"; else echo "$dir/wt-$1"; fi; }
+built_from="series $series_id config $cfg_id scenarios $scen_req mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
 
@@ -238,35 +289,68 @@ for p in "${patches[@]}"; do
 done
 if [ $cp_ok = 1 ]; then pass "checkpatch --strict: 0 errors, 0 warnings on every patch"; else fail "checkpatch --strict"; fi
 
-# --- 5. Configure: tinyconfig + fragment ------------------------------------
+# --- 5. Configure each build: tinyconfig + fragment + scenario --------------
+resolve_scenarios
+log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in boot parameters share one)"
 kmake() { make -j"$jobs" ARCH=x86_64 CC="ccache gcc" "$@"; }
-if [ ! -f .config ] || [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
-	configure() {
-		{ make ARCH=x86_64 tinyconfig &&
-			scripts/kconfig/merge_config.sh -m .config "$fragment" &&
-			make ARCH=x86_64 olddefconfig; } >"$out/config.log" 2>&1
-	}
-	if ! with_progress "configure" "about 30 s: builds the kconfig tools" configure; then
-		tail -20 "$out/config.log"
-		fail "configure"
+# check_config CONFIG FRAGMENT...: every "=y"/"=m" line, and every
+# "#CHECK#" line (kvm.sh's convention), is in CONFIG; no "=n" option is set.
+check_config() {
+	local cfg=$1 line ok=1
+	shift
+	while read -r line; do
+		case $line in
+		'#CHECK#'CONFIG_*=[ym]) line=${line#\#CHECK\#} ;&
+		CONFIG_*=[ym]) grep -qx "$line" "$cfg" || { log "missing in $cfg: $line"; ok=0; } ;;
+		CONFIG_*=n) ! grep -qE "^${line%=n}=[ym]" "$cfg" || { log "set in $cfg: $line"; ok=0; } ;;
+		esac
+	done < <(cat "$@")
+	[ $ok = 1 ]
+}
+# configure_tree G: .config for group G in its tree, regenerated whenever
+# the fragment, the series or the scenario changed.
+configure_tree() {
+	local g=$1 t id
+	t=$(tree_of "$g")
+	id="$cfg_id $(sha1sum <"$cfgdir/$g" | cut -d' ' -f1)"
+	if [ "$t" != "$src" ]; then
+		if [ ! -e "$t/.git" ]; then
+			git worktree prune
+			git worktree add -q -f --detach "$t" HEAD || return 1
+		fi
+		(cd "$t" && git checkout -q -f --detach "$(git -C "$src" rev-parse HEAD)") || return 1
+	fi
+	if [ ! -f "$t/.config" ] || [ "$(cat "$t/.dynrcu-config" 2>/dev/null)" != "$id" ]; then
+		(
+			cd "$t" && make ARCH=x86_64 tinyconfig &&
+			scripts/kconfig/merge_config.sh -m .config "$fragment" "$cfgdir/$g" &&
+			make ARCH=x86_64 olddefconfig
+		) >"$out/config-$g.log" 2>&1 || return 1
+		echo "$id" >"$t/.dynrcu-config"
+	fi
+}
+for g in "${groups[@]}"; do
+	if ! with_progress "configure $g" "about 30 s: builds the kconfig tools" configure_tree "$g"; then
+		tail -20 "$out/config-$g.log"
+		fail "configure $g"
 		finish
 	fi
-	echo "$cfg_id" >.dynrcu-config
-fi
-cfg_ok=1
-while read -r line; do
-	case $line in CONFIG_*=[ym]) grep -qx "$line" .config || { log "missing in .config: $line"; cfg_ok=0; } ;; esac
-done <"$fragment"
-if [ $cfg_ok = 1 ]; then pass "config: tinyconfig + fragment"; else fail "config: fragment not honoured"; finish; fi
+	if check_config "$(tree_of "$g")/.config" "$fragment" "$cfgdir/$g"; then
+		pass "config $g: tinyconfig + fragment + scenario $g"
+	else
+		fail "config $g: fragment or scenario not honoured"
+		finish
+	fi
+done
 
 # --- 6. Build the kernel, then the mutant -----------------------------------
-build() { # $1 = label
-	local t0 t1
+build() { # $1 = label, $2 = tree (default $src)
+	local t0 t1 tree=${2:-$src}
 	rm -rf "${out:?}/$1"
 	t0=$(date +%s)
 	# shellcheck disable=SC2034 # read by with_progress
 	PROGRESS="echo \$(grep -c '^  CC' '$out/build-$1.log') files compiled"
-	kmake_logged() { kmake bzImage modules >"$out/build-$1.log" 2>&1; }
+	kmake_logged() { (cd "$tree" && kmake bzImage modules) >"$out/build-$1.log" 2>&1; }
 	if ! with_progress "build $1" "a cold build compiles about 1050 files, 8 to 13 min on 2 cores; with a warm ccache about 1 min" \
 		kmake_logged "$1"; then
 		PROGRESS=
@@ -277,16 +361,24 @@ build() { # $1 = label
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
-	cp arch/x86/boot/bzImage kernel/torture.ko kernel/rcu/eqstorture.ko "$out/$1/"
+	(cd "$tree" && cp arch/x86/boot/bzImage kernel/torture.ko kernel/rcu/eqstorture.ko "$out/$1/")
 	log "build $1: $((t1 - t0)) s"
 	echo "$((t1 - t0))" >"$out/$1/build-seconds"
 }
-if build good; then pass "build kernel + modules ($(cat "$out/good/build-seconds") s)"; else fail "build kernel"; finish; fi
+for g in "${groups[@]}"; do
+	if build "$g" "$(tree_of "$g")"; then
+		pass "build $g: kernel + modules ($(cat "$out/$g/build-seconds") s)"
+	else
+		fail "build $g"
+		finish
+	fi
+done
 
 # --- 6b. Compile test on 32-bit x86: the series' C files build ---------------
 # A git worktree of the same commit (an O= build needs a clean source tree,
 # and ours holds the x86_64 build), configured as tinyconfig + the fragment
 # without 64BIT; only the objects the series touches are compiled.
+# shellcheck disable=SC2086 # $objs: one word per object
 i386_test() {
 	local wt=$dir/i386 objs
 	if [ ! -e "$wt/.git" ]; then
@@ -299,12 +391,12 @@ i386_test() {
 		cd "$wt" &&
 		if [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
 			make ARCH=i386 tinyconfig >/dev/null &&
-			sed 's/^CONFIG_64BIT=y/# CONFIG_64BIT is not set/' "$fragment" >.i386-fragment &&
+			cat "$fragment" "$cfgdir/$primary" |
+				sed 's/^CONFIG_64BIT=y/# CONFIG_64BIT is not set/' >.i386-fragment &&
 			scripts/kconfig/merge_config.sh -m .config .i386-fragment >/dev/null &&
 			make ARCH=i386 olddefconfig >/dev/null &&
 			echo "$cfg_id" >.dynrcu-config
 		fi &&
-		# shellcheck disable=SC2086 # one word per object
 		make -j"$jobs" ARCH=i386 CC="ccache gcc" $objs &&
 		# 64-bit division compiles to libgcc calls the kernel lacks:
 		# the link of the module would fail on them.
@@ -341,53 +433,66 @@ fi # the build phase
 
 # The boot phase boots what the build phase built, from this series only.
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
-	fail "no build of this series, config and these mutants in $out: run the build phase first"
+	fail "no build of this series, config, scenarios and mutants in $out: run the build phase first"
 	finish
 fi
+[ "$phase" = boot ] && resolve_scenarios
 
 # --- 7. Initramfs: busybox-static, the modules, an init that runs the test ---
-mkinitramfs() { # $1 = label
+mkinitramfs() { # $1 = label, $2 = build
 	local root=$out/$1/initramfs
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,proc,sys,dev,lib/modules}
 	cp /bin/busybox "$root/bin/busybox"
-	cp "$out/$1/torture.ko" "$out/$1/eqstorture.ko" "$root/lib/modules/"
+	cp "$out/$2/torture.ko" "$out/$2/eqstorture.ko" "$root/lib/modules/"
 	cp "$here/initramfs-init" "$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/$1/initramfs.cpio.gz"
 }
 
 # --- 8. Boot and judge ---------------------------------------------------------
-boot() { # $1 = label, $2 = expect (pass|fail), $3 = test seconds
-	local log=$out/$1/console.log rc t0 t1 secs=$3
-	mkinitramfs "$1"
+# boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS]]: boot BUILD's kernel,
+# console in $out/LABEL, and judge it: EXPECT pass, or fail with a "!!!"
+# line matching ERROR.  PARAMS: the scenario's boot parameters.
+boot() {
+	local log=$out/$1/console.log rc t0 t1 secs=$4
+	mkdir -p "$out/$1"
+	mkinitramfs "$1" "$2"
 	rm -f "$log"
 	t0=$(date +%s.%N)
 	with_progress "boot $1" "about $((secs + 40)) s: boot, a ${secs} s test, shutdown" \
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
-		-kernel "$out/$1/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=7 eqstorture.shutdown_secs=$secs $extra_params" \
+		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=7 ${6:-} eqstorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
 	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)"
-	python3 "$here/judge-console.py" --expect "$2" --qemu-rc "$rc" \
+	python3 "$here/judge-console.py" --expect "$3" --qemu-rc "$rc" \
 		--wall "$(echo "$t1 - $t0" | bc)" \
 		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
-		${4:+--error "$4"} "$log"
+		${5:+--error "$5"} "$log"
 }
 
-if boot good pass "$duration"; then pass "boot: eqstorture SUCCESS on the series"; else fail "boot: eqstorture on the series"; fi
+for s in "${scenarios[@]}"; do
+	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
+	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params"; then
+		pass "boot $s${params:+ ($params)}: eqstorture SUCCESS"
+	else
+		fail "boot $s${params:+ ($params)}: eqstorture"
+	fi
+done
 # Each mutant, mutant_boots times: caught every time, for its own reason,
 # and how soon after the start of the test (the first "!!!").
 rm -f "$out/mutant-times"
 for m in "${mutants[@]}"; do
 	err=$(mutant_error "$m")
+	mparams=$(mutant_params "$m")
 	caught=0
 	times=()
 	for ((b = 1; b <= mutant_boots; b++)); do
-		boot "mutant-$m" fail "$mutant_duration" "$err" | tee "$out/mutant-$m/judge-$b.txt"
+		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
 		t=$(sed -n "s/^judge: first '!!!' \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
 		times+=("${t:-none}")

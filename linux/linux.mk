@@ -5,13 +5,16 @@ LINUX_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 .PHONY: linux-test linux-test-all
 # Extract Debian's linux-source-6.12 outside the repository (cached in
 # $DYNRCU_LINUX_DIR, default /var/tmp/dynrcu-linux), git am the series,
-# checkpatch it, build tinyconfig + fragment with ccache, boot the test and the
-# mutant under QEMU with 4 CPUs, and judge the consoles.
+# checkpatch it, build tinyconfig + fragment + scenario EQS01 with ccache,
+# boot EQS01 and two mutants under QEMU with 4 CPUs, and judge the consoles.
 linux-test:
 	bash $(LINUX_MK_DIR)/linux-test.sh
 
-# Everything: linux-test plus the 32-bit (i386) compile test of the
-# series' C files, which needs a second checkout of the tree, and five
-# boots of each mutant for its time to detection.
+# Everything: linux-test plus every scenario of the series
+# (configs/eqs/CFLIST: nohz_full, hotplug, FQS timing, PREEMPT_NONE with
+# strict grace periods; a second build for the last), every mutant with
+# five boots each for its time to detection, and the 32-bit (i386)
+# compile test of the series' C files, which needs another checkout.
 linux-test-all:
-	DYNRCU_LINUX_I386=1 DYNRCU_LINUX_MUTANT_BOOTS=5 bash $(LINUX_MK_DIR)/linux-test.sh
+	DYNRCU_LINUX_I386=1 DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
+		DYNRCU_LINUX_SCENARIOS=all bash $(LINUX_MK_DIR)/linux-test.sh

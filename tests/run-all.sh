@@ -90,10 +90,10 @@ trap 'kill $ticker_pid 2>/dev/null' EXIT
 
 linux=0
 [ -f linux/linux.mk ] && [ "${SKIP_LINUX:-0}" != 1 ] && linux=1
-# Two of the Linux mutants fit the budget beside the kernel's: the
-# article's bug family and a grace-period-side one.  make linux-test-all
-# runs all of them, five boots each.
-export DYNRCU_LINUX_MUTANTS=${DYNRCU_LINUX_MUTANTS:-"ct-nmi-enter-from-idle-not-watching fqs-snap-save-excuses-watching"}
+# Two of the Linux mutants fit the budget beside the kernel's, and one
+# scenario (EQS01): linux-test.sh's defaults, the article's bug family and
+# a grace-period-side one (rcu_is_cpu_rrupt_from_idle() off by one level).
+# make linux-test-all runs all of them, five boots each, and every scenario.
 
 # Beside the timing tests: what measures no time.
 [ -f tests/host/host.mk ] &&
