@@ -125,6 +125,7 @@ wait_timeout() {
 	! kill -0 "$1" 2>/dev/null
 }
 finish() {
+	[ -n "${checkpatch_pid:-}" ] && checkpatch_verdict
 	echo "linux-test: summary"
 	echo "$npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
@@ -276,18 +277,37 @@ fi
 pass "git am: ${#patches[@]} patches applied onto a git-initialised extracted tree ($(git rev-list --count dynrcu-base..HEAD) commits, patch-ids match the series)"
 
 # --- 4. checkpatch.pl --strict on every patch -------------------------------
-cp_ok=1
-for p in "${patches[@]}"; do
-	[ "$p" = "$cover" ] && continue
-	res=$(scripts/checkpatch.pl --strict "$p" 2>&1)
-	tot=$(echo "$res" | grep -E '^total: ' | tail -1)
-	if ! echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
-		echo "$res" | tail -30
-		cp_ok=0
+# It takes about a minute, and only reads the patches: it runs beside the
+# configure and build steps (a cold make test waits on the Linux build),
+# and its verdict is collected after them (checkpatch_verdict).
+checkpatch_all() {
+	local p res tot cp_ok=1
+	for p in "${patches[@]}"; do
+		[ "$p" = "$cover" ] && continue
+		res=$(scripts/checkpatch.pl --strict "$p" 2>&1)
+		tot=$(echo "$res" | grep -E '^total: ' | tail -1)
+		if ! echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
+			echo "$res" | tail -30
+			cp_ok=0
+		fi
+		log "checkpatch $(basename "$p"): ${tot:-no total line}"
+	done
+	[ $cp_ok = 1 ]
+}
+checkpatch_all >"$out/checkpatch.log" 2>&1 &
+checkpatch_pid=$!
+checkpatch_verdict() {
+	[ -n "${checkpatch_pid:-}" ] || return 0
+	wait "$checkpatch_pid"
+	local rc=$?
+	checkpatch_pid=
+	cat "$out/checkpatch.log"
+	if [ $rc = 0 ]; then
+		pass "checkpatch --strict: 0 errors, 0 warnings on every patch"
+	else
+		fail "checkpatch --strict"
 	fi
-	log "checkpatch $(basename "$p"): ${tot:-no total line}"
-done
-if [ $cp_ok = 1 ]; then pass "checkpatch --strict: 0 errors, 0 warnings on every patch"; else fail "checkpatch --strict"; fi
+}
 
 # --- 5. Configure each build: tinyconfig + fragment + scenario --------------
 resolve_scenarios
@@ -373,6 +393,8 @@ for g in "${groups[@]}"; do
 		finish
 	fi
 done
+
+checkpatch_verdict
 
 # --- 6b. Compile test on 32-bit x86: the series' C files build ---------------
 # A git worktree of the same commit (an O= build needs a clean source tree,
