@@ -50,9 +50,9 @@ struct task {
 
 	/* RCU read side, both flavours: depth of rcu_read_lock(). */
 	int rcu_read_lock_nesting;
-	/* rcu=rcupreempt (rcu/rcupreempt.c): rcu_flipctr[] of the outer lock */
+	/* rcu=rcupreempt (rcu/rcupreempt/rcupreempt.c): rcu_flipctr[] of the outer lock */
 	int rcu_flipctr_idx;
-	/* rcu=tree (rcu/tree_plugin.c): work for the outermost unlock, ... */
+	/* rcu=tree (rcu/tree/tree_plugin.c): work for the outermost unlock, ... */
 	union rcu_special rcu_read_unlock_special;
 	struct list_head rcu_node_entry;	/* ... on blkd_tasks */
 	struct rcu_node *rcu_blocked_node;	/* ... of this leaf */

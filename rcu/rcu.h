@@ -45,16 +45,16 @@ struct rcu_flavor_ops {
 
 /* make bench's GP machinery accounting (rcu/update.c). */
 extern int rcu_account_gp_cycles;
-extern u64 rcu_gp_kthread_cycles;	/* rcu/tree.c: the kthread's work */
+extern u64 rcu_gp_kthread_cycles;	/* rcu/tree/tree.c: the kthread's work */
 u64 rcu_gp_machinery_cycles(void);
 
 extern const struct rcu_flavor_ops rcupreempt_flavor_ops;
 extern const struct rcu_flavor_ops tree_flavor_ops;
 
 /* The read sides, called directly by rcu_read_lock()/rcu_read_unlock(). */
-void __rcu_read_lock(void);		/* rcu/rcupreempt.c */
+void __rcu_read_lock(void);		/* rcu/rcupreempt/rcupreempt.c */
 void __rcu_read_unlock(void);
-void __rcu_read_lock_tree(void);	/* rcu/tree_plugin.c */
+void __rcu_read_lock_tree(void);	/* rcu/tree/tree_plugin.c */
 void __rcu_read_unlock_tree(void);
 
 /*

@@ -5,11 +5,11 @@
  * One API, two implementations ("flavours"), chosen at boot by rcu=:
  *   rcu=rcupreempt (default): Linux 2.6.25's preemptable RCU with its
  *     dynticks interface, the 2008 article's design (rcu/rcupreempt*.c,
- *     rcu/dynticks.c; internals in rcu/rcupreempt.h);
+ *     rcu/rcupreempt/dynticks.c; internals in rcu/rcupreempt/rcupreempt.h);
  *   rcu=tree: context tracking's atomic counter and preemptible Tree RCU,
  *     the article's conclusion as Linux 6.12 built it (rcu/tree*.c,
- *     rcu/context_tracking.c, rcu/rcu_segcblist.c; internals in
- *     rcu/tree.h).
+ *     rcu/tree/context_tracking.c, rcu/tree/rcu_segcblist.c; internals in
+ *     rcu/tree/tree.h).
  * rcu/update.c holds what both share: the rcu= option and the dispatch.
  * Readers may be preempted, may migrate, may nest, and may run in task,
  * IRQ and NMI context, in either flavour.
@@ -146,9 +146,9 @@ void rcu_note_context_switch(bool preempt);
 /*
  * The idle, IRQ and NMI hooks.  rcu=rcupreempt: rcu_enter_nohz(),
  * rcu_exit_nohz(), and rcu_irq_enter()/rcu_irq_exit() for both IRQs and
- * NMIs (rcu/dynticks.c).  rcu=tree: ct_idle_enter(), ct_idle_exit(),
+ * NMIs (rcu/rcupreempt/dynticks.c).  rcu=tree: ct_idle_enter(), ct_idle_exit(),
  * ct_irq_enter()/ct_irq_exit(), ct_nmi_enter()/ct_nmi_exit()
- * (rcu/context_tracking.c).  The IRQ and NMI hooks run outside the
+ * (rcu/tree/context_tracking.c).  The IRQ and NMI hooks run outside the
  * hardirq count (kernel/irq.c).
  */
 void rcu_idle_enter(void);

@@ -47,7 +47,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/torture.h"
 
 /* ---- Options ---------------------------------------------------------- */

@@ -3,12 +3,12 @@
  * What both RCU flavours share: the rcu= option, and the one API that
  * kernel/ and the tests call, dispatched to the flavour chosen at boot.
  *
- *   rcu=rcupreempt  the 2008 design (default): rcu/rcupreempt.c,
- *                   rcu/dynticks.c, rcu/rcupreempt_stall.c,
- *                   rcu/rcupreempt_stats.c
- *   rcu=tree        the modern design: rcu/context_tracking.c,
- *                   rcu/tree.c, rcu/tree_plugin.c, rcu/tree_exp.c,
- *                   rcu/tree_stall.c, rcu/rcu_segcblist.c
+ *   rcu=rcupreempt  the 2008 design (default): rcu/rcupreempt/rcupreempt.c,
+ *                   rcu/rcupreempt/dynticks.c, rcu/rcupreempt/rcupreempt_stall.c,
+ *                   rcu/rcupreempt/rcupreempt_stats.c
+ *   rcu=tree        the modern design: rcu/tree/context_tracking.c,
+ *                   rcu/tree/tree.c, rcu/tree/tree_plugin.c, rcu/tree/tree_exp.c,
+ *                   rcu/tree/tree_stall.c, rcu/tree/rcu_segcblist.c
  *
  * Everything but the read side goes through one table of function
  * pointers, struct rcu_flavor_ops.  The read side is too hot for an

@@ -13,10 +13,11 @@ HOST_BUILD   ?= build/host
 HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -fno-strict-aliasing
 HOST_CPPFLAGS = -I tests/host/shim -I .
-HOST_RCU_SRC  = rcu/dynticks.c rcu/rcupreempt.c rcu/rcupreempt_stall.c rcu/rcupreempt_stats.c \
-		rcu/rcu_segcblist.c
+HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
+		rcu/rcupreempt/rcupreempt_stall.c \
+		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
 HOST_TEST_SRC = tests/host/test_rcu.c tests/host/shim.c
-HOST_HDRS     = $(wildcard rcu/*.h kernel/*.h tests/host/*.h \
+HOST_HDRS     = $(wildcard rcu/*.h rcu/*/*.h kernel/*.h tests/host/*.h \
 		  tests/host/shim/asm/*.h)
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 

@@ -19,9 +19,9 @@
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/rcu.h"
-#include "rcu/rcu_segcblist.h"
+#include "rcu/tree/rcu_segcblist.h"
 #include "tests/host/shim.h"
 
 static int n_pass, n_fail;
@@ -1176,7 +1176,7 @@ static void test_stats(void)
 }
 
 /*
- * rcu=tree's segmented callback list (rcu/rcu_segcblist.c): callbacks
+ * rcu=tree's segmented callback list (rcu/tree/rcu_segcblist.c): callbacks
  * queued in two grace periods' time move to DONE only when the gp_seq
  * they wait for is done, in order, and acceleration merges what it can.
  */

@@ -23,7 +23,7 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/rcu.h"
 #include "tests/kernel/util.h"
 

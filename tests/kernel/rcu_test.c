@@ -20,7 +20,7 @@
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "tests/kernel/util.h"
 
 #define SEC	NSEC_PER_SEC

@@ -22,7 +22,7 @@
 #include "kernel/percpu.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "tests/kernel/util.h"
 
 #define ROUNDS_PER_CPU	600
@@ -235,7 +235,7 @@ KTEST(dynticks_parity)
 
 	if (rcu_flavor_is_tree()) {
 		/* rcu=tree has its own: ct_nesting. */
-		ktap_diag("rcu/dynticks.c's counter: rcu=rcupreempt only");
+		ktap_diag("rcu/rcupreempt/dynticks.c's counter: rcu=rcupreempt only");
 		return KTEST_SKIP;
 	}
 	memset(pstats, 0, sizeof(pstats));

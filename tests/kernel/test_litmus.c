@@ -58,7 +58,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "tests/kernel/util.h"
 
 static unsigned int litmus_min_s = 10;

@@ -24,7 +24,7 @@
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/tree.h"
+#include "rcu/tree/tree.h"
 #include "tests/kernel/util.h"
 
 #define TREE_ONLY()							\

@@ -14,8 +14,8 @@
  * Same processes, checks and bounds as model 7, so that the state counts
  * can be compared.  Expected to pass.
  *
- * The kernel's rcu=tree implements this model (rcu/context_tracking.c,
- * rcu/tree.c); each step below is one statement there.  The counter is
+ * The kernel's rcu=tree implements this model (rcu/tree/context_tracking.c,
+ * rcu/tree/tree.c); each step below is one statement there.  The counter is
  * ct->state / CT_RCU_WATCHING, odd here = the CT_RCU_WATCHING bit set
  * there; did_inc at a nesting level is "nmi_nesting == 1" there (the
  * outermost handler woke RCU: ct_nmi_enter() added 1, not 2).

@@ -14,9 +14,9 @@
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "kernel/wait.h"
-#include "rcu/context_tracking.h"
+#include "rcu/tree/context_tracking.h"
 #include "rcu/rcu.h"
-#include "rcu/rcu_segcblist.h"
+#include "rcu/tree/rcu_segcblist.h"
 
 /*
  * The most a tree of NR_CPUS can need, at rcu_fanout_leaf=2 and
@@ -139,7 +139,7 @@ static inline bool rcu_is_leaf_node(struct rcu_node *rnp)
 	for ((rnp) = rcu_state.level[rcu_state.num_levels - 1];		\
 	     (rnp) < &rcu_state.node[rcu_state.num_nodes]; (rnp)++)
 
-/* rcu/tree.c */
+/* rcu/tree/tree.c */
 void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
 		       unsigned long gps, unsigned long flags);
 void rcu_report_qs_rdp(struct rcu_tree_data *rdp);
@@ -151,20 +151,20 @@ bool rcu_sleeplock_try(void *busy);
 void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy);
 const char *rcu_gp_state_name_tree(void);
 
-/* rcu/tree_plugin.c */
+/* rcu/tree/tree_plugin.c */
 void rcu_tree_note_context_switch(bool preempt);
 void rcu_read_unlock_special(struct task *t);
 void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
 void rcu_flavor_sched_clock_irq(int cpu);
 bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 
-/* rcu/tree_exp.c */
+/* rcu/tree/tree_exp.c */
 void synchronize_rcu_expedited_tree(void);
 void rcu_report_exp_rdp(struct rcu_tree_data *rdp);
 void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask);
 void rcu_exp_init(void);
 
-/* rcu/tree_stall.c */
+/* rcu/tree/tree_stall.c */
 extern unsigned int rcu_cpu_stall_timeout;
 void record_gp_stall_check_time(u64 now);
 void check_cpu_stall(u64 now);

@@ -58,7 +58,7 @@ struct rcu_data {
 	int rcu_mb_flag;		/* enum rcu_mb_flag_values */
 
 	/*
-	 * Dynticks interface (rcu/dynticks.c).  Written only by this CPU
+	 * Dynticks interface (rcu/rcupreempt/dynticks.c).  Written only by this CPU
 	 * (task, IRQ and NMI context); read remotely by the grace-period
 	 * machine.  The counter is odd while the CPU may run readers and
 	 * even while it is dynticks-idle; it starts at 1.
@@ -118,23 +118,23 @@ int rcupreempt_needs_cpu(int cpu);
 void rcupreempt_stats_print(void);
 void rcupreempt_stats_get(struct rcu_stats_snapshot *s);
 
-/* Dynticks interface (rcu/dynticks.c). */
+/* Dynticks interface (rcu/rcupreempt/dynticks.c). */
 void rcu_enter_nohz(void);
 void rcu_exit_nohz(void);
 void rcu_irq_enter(void);
 void rcu_irq_exit(void);
 
-/* rcu/dynticks.c */
+/* rcu/rcupreempt/dynticks.c */
 void dyntick_save_progress_counter(int cpu);
 int rcu_try_flip_waitack_needed(int cpu);
 int rcu_try_flip_waitmb_needed(int cpu);
 void rcu_dynticks_init_cpu(int cpu);
 
-/* rcu/rcupreempt.c */
+/* rcu/rcupreempt/rcupreempt.c */
 const char *rcu_try_flip_state_name(int state);
 void rcu_process_callbacks(void);
 
-/* rcu/rcupreempt_stall.c: both called with fliplock held. */
+/* rcu/rcupreempt/rcupreempt_stall.c: both called with fliplock held. */
 void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */
@@ -148,7 +148,7 @@ extern unsigned int rcu_cpu_stall_timeout;
  */
 extern void (*rcu_read_lock_delay_hook)(void);
 
-/* rcu/rcupreempt_stats.c: called with fliplock held. */
+/* rcu/rcupreempt/rcupreempt_stats.c: called with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);
 

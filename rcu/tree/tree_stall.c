@@ -7,12 +7,12 @@
  * hold it, and the grace-period kthread if it has not run (starved).
  * Checked from every tick and from the kthread's FQS loop; whoever swaps
  * the deadline first prints.  rcu_cpu_stall_timeout is the option both
- * flavours share (rcu/rcupreempt_stall.c declares it).
+ * flavours share (rcu/rcupreempt/rcupreempt_stall.c declares it).
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "rcu/tree.h"
+#include "rcu/tree/tree.h"
 
 #define RCU_STALL_REPEAT_FACTOR	3
 

@@ -4,9 +4,9 @@
  * the grace-period sequence, the rcu_node tree, the grace-period kthread
  * with its force-quiescent-state scans, quiescent-state reporting up the
  * tree, and the callbacks.  The readers and blocked-task lists are in
- * rcu/tree_plugin.c, expedited grace periods in rcu/tree_exp.c, the stall
- * detector in rcu/tree_stall.c, the idle/IRQ/NMI hooks in
- * rcu/context_tracking.c.
+ * rcu/tree/tree_plugin.c, expedited grace periods in rcu/tree/tree_exp.c, the stall
+ * detector in rcu/tree/tree_stall.c, the idle/IRQ/NMI hooks in
+ * rcu/tree/context_tracking.c.
  *
  * A grace period, in the kthread (rcu_gp_kthread(), pinned to CPU 0):
  *   rcu_gp_init()     rcu_seq_start(gp_seq); each node's qsmask from the
@@ -31,7 +31,7 @@
 #include "kernel/softirq.h"
 #include "kernel/time.h"
 #include "kernel/trace.h"
-#include "rcu/tree.h"
+#include "rcu/tree/tree.h"
 
 struct rcu_state rcu_state;
 struct rcu_tree_data rcu_tree_data[NR_CPUS];

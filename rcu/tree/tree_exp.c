@@ -15,7 +15,7 @@
 #include "kernel/irqflags.h"
 #include "kernel/irq.h"
 #include "kernel/preempt.h"
-#include "rcu/tree.h"
+#include "rcu/tree/tree.h"
 
 void rcu_exp_init(void)
 {

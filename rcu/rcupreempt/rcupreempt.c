@@ -4,7 +4,7 @@
  * side (per-CPU flip counters), the four-state grace-period ("flip")
  * machine driven from the scheduling-clock tick, and the callback lists.
  * The specification is shared/design/rcu.md; the dynticks half lives in
- * rcu/dynticks.c.
+ * rcu/rcupreempt/dynticks.c.
  *
  * Summary of the grace-period machine, one transition per tick at most:
  *   idle    -> waitack:  completed++, then ask every CPU to ack the flip
@@ -26,7 +26,7 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/rcu.h"
 
 /*

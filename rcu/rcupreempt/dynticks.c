@@ -9,7 +9,7 @@
  * dynticks_progress_counter is odd whenever this CPU may be executing an
  * RCU read-side critical section (running a task, or inside an interrupt
  * or NMI handler), and even while it is dynticks-idle.  The grace-period
- * machine (rcu/rcupreempt.c) snapshots it when it asks every CPU for an
+ * machine (rcu/rcupreempt/rcupreempt.c) snapshots it when it asks every CPU for an
  * acknowledgement or a memory barrier, and excuses a CPU whose counter
  * shows that it cannot be holding on to the old state.
  *
@@ -27,7 +27,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/trace.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 
 void rcu_dynticks_init_cpu(int cpu)
 {

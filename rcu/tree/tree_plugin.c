@@ -12,7 +12,7 @@
 #include "kernel/irqflags.h"
 #include "kernel/preempt.h"
 #include "kernel/softirq.h"
-#include "rcu/tree.h"
+#include "rcu/tree/tree.h"
 
 void __rcu_read_lock_tree(void)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Segmented callback lists (rcu=tree); see rcu/rcu_segcblist.h. */
+/* Segmented callback lists (rcu=tree); see rcu/tree/rcu_segcblist.h. */
 #include "rcu/rcu.h"
-#include "rcu/rcu_segcblist.h"
+#include "rcu/tree/rcu_segcblist.h"
 
 void rcu_segcblist_init(struct rcu_segcblist *rsclp)
 {

@@ -6,7 +6,7 @@
  * tests/spin/dyntickRCU-atomic.spin, whose header names the function
  * behind each of its steps.
  *
- *   2008 (rcu/dynticks.c)            here
+ *   2008 (rcu/rcupreempt/dynticks.c)            here
  *   rcu_exit_nohz()                  ct_idle_exit()
  *   rcu_enter_nohz()                 ct_idle_enter()
  *   rcu_irq_enter(), IRQ and NMI     ct_irq_enter() -> ct_nmi_enter()
@@ -19,7 +19,7 @@
 #include "kernel/irqflags.h"
 #include "kernel/percpu.h"
 #include "kernel/trace.h"
-#include "rcu/context_tracking.h"
+#include "rcu/tree/context_tracking.h"
 
 /* Every CPU starts in the kernel, watched, at process level. */
 struct context_tracking context_tracking[NR_CPUS] = {

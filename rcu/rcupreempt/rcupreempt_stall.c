@@ -19,7 +19,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 
 /* Seconds; 0 disables the detector.  A few seconds suits test runs. */
 unsigned int rcu_cpu_stall_timeout = 5;

@@ -10,7 +10,7 @@
 #include "kernel/ktap.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
-#include "rcu/rcupreempt.h"
+#include "rcu/rcupreempt/rcupreempt.h"
 
 /* Latency samples kept for the median: the most recent ones. */
 #define RCU_STATS_NR_SAMPLES	1024
