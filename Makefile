@@ -12,6 +12,7 @@ NASM	:= nasm
 LD	:= ld
 
 CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+	   -Wmissing-prototypes -Wmissing-declarations \
 	   -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	   -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	   -fno-asynchronous-unwind-tables -fno-strict-aliasing \

@@ -21,5 +21,7 @@ struct boot_info {
 };
 
 void cpu_start(int cpu);
+/* The boot CPU's C entry, called from boot/entry.asm. */
+void kernel_main(u64 magic, u64 mbi);
 
 #endif

@@ -14,12 +14,12 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/softirq.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
 #include "rcu/rcupdate.h"
 
-bool local_softirq_pending(void);
 
 /*
  * May the tick stop?  Not while RCU has callbacks here (the grace periods

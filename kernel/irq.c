@@ -17,15 +17,13 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/softirq.h"
 #include "kernel/trace.h"
 #include "rcu/rcupdate.h"
 
 static irq_handler_t irq_handlers[NR_IRQ_KINDS];
 static void (*nmi_handlers[NR_NMI_HANDLERS])(void);
 
-void do_softirq(void);
-bool local_softirq_pending(void);
-void preempt_schedule_irq(void);
 
 void request_irq(enum irq_kind kind, irq_handler_t handler)
 {

@@ -32,4 +32,7 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait);
 void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 			      bool wait);
 
+/* Boot CPU: the SMP call-function machinery, before other CPUs start. */
+void smp_init(void);
+
 #endif

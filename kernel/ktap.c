@@ -112,7 +112,6 @@ void ktap_check_timeout(u64 now)
 	}
 }
 
-void ktap_print_stats(void);
 
 /* Run test t as number n; true if it passed (or skipped). */
 static bool run_one(const struct ktest *t, int n)

@@ -9,6 +9,7 @@
 #define KERNEL_KTAP_H
 
 #include "kernel/compiler.h"
+#include "kernel/types.h"
 
 struct ktest {
 	const char *name;
@@ -45,5 +46,14 @@ __printf(1, 2) void ktap_diag(const char *fmt, ...);
 			  __LINE__, #cond, ##__VA_ARGS__);		\
 	!__ok;								\
 })
+
+/* Boot: check tests= names a known test; false stops the boot. */
+bool ktap_check_selection(void);
+/* Start the KTAP runner (a kernel thread on the boot CPU). */
+void ktap_start(void);
+/* From the watchdog: fail the run if a test ran past test_timeout. */
+void ktap_check_timeout(u64 now);
+/* Per-CPU statistics as "# " diagnostics, at the end of the run. */
+void ktap_print_stats(void);
 
 #endif

@@ -6,27 +6,19 @@
 #include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/ktap.h"
 #include "kernel/mm.h"
+#include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/softirq.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
 #include "rcu/rcupdate.h"
 
-void arch_percpu_set_base(struct percpu *pc);
-void tsc_mark_boot(void);
-bool cmdline_parse(const char *cmdline);
-bool ktap_check_selection(void);
-void ktap_start(void);
-void sched_init(void);
-void sched_init_cpu(int cpu);
-void smp_init(void);
-void softirq_init_cpu(int cpu);
-void set_cpu_online(int cpu);
-void watchdog_start(void);
-__noreturn void cpu_idle_loop(void);
 
 static struct boot_info boot_info;
 
@@ -53,7 +45,7 @@ void kernel_main(u64 magic, u64 mbi)
 {
 	arch_percpu_set_base(per_cpu_area(0));	/* before any lock */
 	arch_early_init();			/* faults are reported */
-	tsc_mark_boot();
+	arch_mark_boot_time();
 	arch_console_init();			/* COM1 */
 	printk("dynrcu: booting\n");
 	arch_boot_info(&boot_info, magic, mbi);	/* multiboot2 tags */

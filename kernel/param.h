@@ -37,4 +37,7 @@ struct kparam {
 #define kparam_str(name, var, help) \
 	__KPARAM(name, KPARAM_STR, var, 0, 0, help)
 
+/* Parse the command line into the kparams; false: an error was printed. */
+bool cmdline_parse(const char *cmdline);
+
 #endif

@@ -73,6 +73,8 @@ extern struct cpumask cpu_online_mask;
 void percpu_setup(unsigned int present);
 void *percpu_alloc(int cpu, size_t size);
 size_t percpu_footprint(int cpu);
+/* Mark cpu online: it takes IPIs and runs tasks from now on. */
+void set_cpu_online(int cpu);
 
 #include "asm/percpu.h"
 

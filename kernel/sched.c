@@ -112,9 +112,10 @@ static int pick_cpu(struct task *t)
 	}
 }
 
+static void finish_task_switch(void);
+
 static void kthread_start(void)
 {
-	void finish_task_switch(void);
 	struct task *self;
 
 	finish_task_switch();
@@ -166,7 +167,7 @@ static int next_online_cpu(int cpu)
 	return cpu;
 }
 
-void finish_task_switch(void)
+static void finish_task_switch(void)
 {
 	struct runqueue *rq = &runqueues[raw_smp_processor_id()];
 	struct task *prev = rq->prev;

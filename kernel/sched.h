@@ -85,4 +85,15 @@ void busy_wait_ns(u64 ns);
 /* Call fn(t, arg) for every task, under the task-list lock. */
 void sched_for_each_task(void (*fn)(struct task *t, void *arg), void *arg);
 
+/* Boot: the scheduler, then each CPU's run queue and idle task. */
+void sched_init(void);
+void sched_init_cpu(int cpu);
+/* From the scheduling-clock tick (hardirq, IRQs off): time slices. */
+void scheduler_tick(void);
+/* From IRQ exit with preemption allowed: switch if resched is needed. */
+void preempt_schedule_irq(void);
+/* Each CPU's idle loop (kernel/idle.c); never returns. */
+__noreturn void cpu_idle_loop(void);
+/* Boot: start the hard-lockup and hung-task watchdog (kernel/watchdog.c). */
+void watchdog_start(void);
 #endif

@@ -17,4 +17,11 @@ void open_softirq(int nr, void (*action)(void));
 /* Raise on this CPU; safe from any context but NMI. */
 void raise_softirq(int nr);
 
+/* Boot: this CPU's softirq state. */
+void softirq_init_cpu(int cpu);
+/* Is a softirq raised on this CPU? */
+bool local_softirq_pending(void);
+/* Run this CPU's raised softirqs (IRQ exit and ksoftirqd). */
+void do_softirq(void);
+
 #endif

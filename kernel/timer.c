@@ -33,7 +33,6 @@ static struct timer *running_timer[NR_CPUS];
 
 static void __tick_nohz_reprogram(int cpu);
 
-void scheduler_tick(void);
 
 void timer_init(struct timer *t, void (*fn)(struct timer *t))
 {

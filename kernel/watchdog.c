@@ -24,6 +24,7 @@
 #include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
+#include "kernel/ktap.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -38,7 +39,6 @@ static unsigned int watchdog_thresh = 10;
 kparam_uint("watchdog_thresh", watchdog_thresh, 0, 600,
 	    "seconds a busy CPU may take no interrupt before a hard-lockup report (0: off)");
 
-void ktap_check_timeout(u64 now);
 
 static struct timer watchdog_timer;
 

@@ -5,6 +5,7 @@
  * section lies after .text, so the text addresses do not move between the
  * two links.  In the first link the table is absent (weak, NULL).
  */
+#include "arch/x86/setup.h"
 #include "asm/arch.h"
 #include "kernel/printk.h"
 
@@ -12,7 +13,6 @@ extern const u64 ksym_addr[] __attribute__((weak));
 extern const u32 ksym_name_off[] __attribute__((weak));
 extern const char ksym_names[] __attribute__((weak));
 extern const u64 ksym_count __attribute__((weak));
-extern char __kernel_start[], __kernel_end[];
 
 static const char *lookup(unsigned long addr, unsigned long *off)
 {

@@ -28,7 +28,6 @@
 
 static u64 tsc_hz;
 
-void lapic_set_timer_freq(u64 hz);
 
 static u16 pit_read(void)
 {
@@ -122,7 +121,7 @@ u64 arch_cycles_per_us(void)
 
 static u64 tsc_boot;
 
-void tsc_mark_boot(void)
+void arch_mark_boot_time(void)
 {
 	tsc_boot = rdtsc();
 }

@@ -5,6 +5,7 @@
  * (see idt_init()).  Each CPU needs its own TSS, hence its own GDT.
  */
 #include "asm/arch.h"
+#include "arch/x86/setup.h"
 #include "arch/x86/trap.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"

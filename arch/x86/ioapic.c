@@ -6,6 +6,7 @@
  */
 #include "arch/x86/acpi.h"
 #include "kernel/printk.h"
+#include "arch/x86/setup.h"
 
 #define IOREGSEL	0x00
 #define IOWIN		0x10

@@ -49,5 +49,7 @@ void lapic_eoi(void);
 /* Send to a physical APIC ID; waits (bounded) for the ICR to be idle. */
 void lapic_send_icr(u32 apic_id, u32 low);
 void lapic_timer_calibrate(void);
+/* Record the calibrated timer input frequency (calibrate.c). */
+void lapic_set_timer_freq(u64 hz);
 
 #endif

@@ -3,6 +3,7 @@
 #include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
+#include "arch/x86/setup.h"
 
 #define MB2_MAGIC		0x36d76289
 #define MB2_TAG_END		0
@@ -25,9 +26,7 @@ struct mb2_mmap_entry {
 	u32 reserved;
 };
 
-extern char __kernel_end[];
 
-bool pvh_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
 
 /* Multiboot2 (GRUB, the ISO) or PVH (QEMU -kernel): the magic says which. */
 void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr)

@@ -12,6 +12,7 @@
 #include "kernel/mm.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
+#include "arch/x86/setup.h"
 
 #define STACK_REGION	0xffff800000000000ULL	/* PML4 slot 256 */
 #define STACK_SLOT	(64 * 1024)		/* guard + stack + gap */

@@ -5,6 +5,7 @@
  * All our interrupts come through the local APIC.
  */
 #include "arch/x86/asm.h"
+#include "arch/x86/setup.h"
 
 void pic_disable(void)
 {

@@ -6,6 +6,7 @@
 #include "asm/arch.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
+#include "arch/x86/setup.h"
 
 #define PVH_MAGIC		0x336ec578
 #define PVH_MEMMAP_RAM		1
@@ -30,7 +31,6 @@ struct hvm_memmap_entry {
 	u32 reserved;
 } __packed;
 
-extern char __kernel_end[];
 
 bool pvh_boot_info(struct boot_info *bi, u64 magic, u64 info_addr)
 {

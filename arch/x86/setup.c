@@ -4,6 +4,7 @@
 #include "asm/arch.h"
 #include "arch/x86/asm.h"
 #include "arch/x86/lapic.h"
+#include "arch/x86/setup.h"
 #include "arch/x86/trap.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
@@ -14,10 +15,6 @@
 #define DEBUG_EXIT_PASS	0x10	/* QEMU exits with (0x10 << 1) | 1 = 33 */
 #define DEBUG_EXIT_FAIL	0x11	/* QEMU exits with 35 */
 
-void pic_disable(void);
-void ioapic_init(void);
-void tsc_mark_boot(void);
-void paging_unmap_null_page(void);
 
 void arch_percpu_set_base(struct percpu *pc)
 {
@@ -145,8 +142,6 @@ void arch_send_ipi_allbutself(enum irq_kind kind)
 			arch_send_ipi(cpu, kind);
 }
 
-void task_entry_trampoline(void);
-
 unsigned long arch_task_stack_init(void *top, void (*entry)(void))
 {
 	/*
@@ -180,8 +175,6 @@ u64 arch_timer_expected_hz(void)
 	/* QEMU's (and KVM's) LAPIC timer input is a 1 GHz clock. */
 	return 1000000000ULL / TIMER_DIVIDER;
 }
-
-u64 arch_ist_top(int cpu, int ist);
 
 bool arch_on_nmi_stack(void)
 {

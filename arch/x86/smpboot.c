@@ -36,7 +36,6 @@ extern char __trampoline_start[], __trampoline_end[];
 static struct ap_boot_args *const ap_args =
 	(struct ap_boot_args *)(TRAMPOLINE_BASE + ARGS_OFFSET);
 
-void arch_percpu_set_base(struct percpu *pc);
 
 static void delay_us(u64 us)
 {

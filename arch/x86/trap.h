@@ -38,4 +38,7 @@ void idt_use_ist(void);
 void idt_load(void);
 void gdt_init_cpu(int cpu);
 
+/* Every exception and interrupt, from the stubs in entry.asm. */
+void trap_dispatch(struct trap_frame *f);
+
 #endif

@@ -125,7 +125,6 @@ KTEST(completion_wait)
 #define CSTRESS_DELAY_NS	(100 * NSEC_PER_USEC)
 #define CSTRESS_POISON		0x6b
 
-extern u64 complete_delay_ns;
 
 static struct {
 	struct completion *comp;	/* this round's, on the waiter's stack */

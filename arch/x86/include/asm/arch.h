@@ -23,6 +23,10 @@ void arch_init(struct boot_info *bi);
 void arch_start_secondaries(void);
 /* CPUs the firmware lists (capped at NR_CPUS): known once arch_init() ran. */
 int arch_possible_cpus(void);
+/* Point this CPU's per-CPU base at pc: before any per-CPU access. */
+void arch_percpu_set_base(struct percpu *pc);
+/* Take the boot timestamp that printk's clock counts from. */
+void arch_mark_boot_time(void);
 /* Per-CPU arch setup, run by every CPU (boot CPU first). */
 void arch_cpu_init(struct percpu *pc);
 
