@@ -20,10 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+from tools.qemu import ROOT, qemu_cmd
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402
 
 CMDLINE = "tests=rcu_sync_basic,rcu_nmi_reader_on_idle_cpu"
 # The rcu=tree helpers' session (session_tree.py).
@@ -93,9 +92,9 @@ def session(kernel, logdir, cmdline, script, mutants, tag):
     """One QEMU stopped at reset and one gdb -batch running script."""
     port = free_port()
     accel = os.environ.get("ACCEL") or "tcg"
-    qemu = harness.qemu_cmd(accel, None, CPUS,
-                            ["-kernel", kernel, "-append", cmdline, "-S",
-                             "-gdb", f"tcp:127.0.0.1:{port}"])
+    qemu = qemu_cmd(accel, None, CPUS,
+                    ["-kernel", kernel, "-append", cmdline, "-S",
+                     "-gdb", f"tcp:127.0.0.1:{port}"])
     with tempfile.TemporaryDirectory() as tmp, \
             open(os.path.join(logdir, f"gdb-test{tag}-console.log"),
                  "w") as con:
