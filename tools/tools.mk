@@ -46,19 +46,20 @@ bench: $(KERNEL)
 
 # What docs/ shows, refreshed from the last make trace and make bench
 # (nothing is run here).  A figure neither has produced is left as it is,
-# and named; with none at all the target fails.
-DOCS_FIGURES := $(TRACE_DIR)/trace.svg:docs/trace.svg \
-		$(BENCH_DIR)/benchmarks.md:docs/benchmarks.md \
-		$(BENCH_DIR)/scaling.svg:docs/scaling.svg
+# and named; with none at all the target fails.  Each entry: the target
+# that writes the figure, the figure, its copy in docs/.
+DOCS_FIGURES := trace:$(TRACE_DIR)/trace.svg:docs/trace.svg \
+		bench:$(BENCH_DIR)/benchmarks.md:docs/benchmarks.md \
+		bench:$(BENCH_DIR)/scaling.svg:docs/scaling.svg
 docs-figures:
-	@n=0; for pair in $(DOCS_FIGURES); do \
-		src=$${pair%%:*} dst=$${pair#*:}; \
+	@n=0; for fig in $(DOCS_FIGURES); do \
+		IFS=: read -r by src dst <<<"$$fig"; \
 		if [ -f "$$src" ]; then \
 			cp "$$src" "$$dst" && n=$$((n + 1)) && \
 			echo "docs-figures: $$src -> $$dst"; \
 		else \
-			echo "docs-figures: no $$src (make trace / make bench" \
-				"writes it): $$dst left as it is"; \
+			echo "docs-figures: no $$src (make $$by writes it):" \
+				"$$dst left as it is"; \
 		fi; \
 	done; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
