@@ -85,7 +85,7 @@ FAIL_FAST ?= 0
 RUN_CMDLINE = $(if $(filter 0,$(FAIL_FAST)),panic_on_warn=0 panic_on_rcu_stall=0) $(CMDLINE)
 run: deps-run
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py --run --cpus $(SMP) \
+	python3 -m tests.harness --run --cpus $(SMP) \
 		--cmdline "$(strip $(RUN_CMDLINE))" --timeout $(RUN_TIMEOUT)
 
 # The same, booting the modern RCU (rcu=tree; the ISO's second GRUB entry).
@@ -94,7 +94,7 @@ run-tree:
 
 debug: deps-run
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py --run --gdb --cpus $(SMP) \
+	python3 -m tests.harness --run --gdb --cpus $(SMP) \
 		--cmdline "$(CMDLINE)" --timeout 3600
 
 GDB_HELPERS := $(wildcard tools/gdb/dynrcu.py)
@@ -106,7 +106,7 @@ gdb: $(KERNEL)
 kernel-test: deps-run
 	@tools/deps.sh spin gcc
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py tests/scenarios/*.scn tests/xfail/*.scn
+	python3 -m tests.harness tests/scenarios/*.scn tests/xfail/*.scn
 
 test: deps-run
 	@tools/deps.sh spin gcc
@@ -117,7 +117,7 @@ test: deps-run
 # and rcu_torture (make test runs only smp255-short: the budget).
 scale: deps-run
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py tests/scenarios/scale/*.scn
+	python3 -m tests.harness tests/scenarios/scale/*.scn
 
 clean:
 	rm -rf $(BUILD)

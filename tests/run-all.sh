@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: every suite; a suite that fails does not stop the others.
+# make test: every suite of tests/suites.tsv; a suite that fails does not
+# stop the others.
 #
 # The kernel scenarios measure time (ticks, timers, latencies), so they run
 # in the foreground at normal priority.  What measures no time runs beside
 # them at low priority (nice): the host unit tests, the Spin models, the
 # expected-failure scenarios, the mutant kernels' builds and the Linux
-# build (nice 5: a cold run waits for it).  Once the scenarios are done,
-# the mutants boot two at a time (a mutant run is judged by what it prints,
-# not by how fast; nice 10) beside the Linux boots.
+# build.  Once the scenarios are done, the mutants boot beside the Linux
+# boots.  The table says which suite is which, its nice level and what it
+# waits for.
 #
 # Every suite ends with its own "N passed, N failed" line; the totals line
 # adds them up.  Every 30 s a progress line names what is still running.
@@ -17,8 +18,87 @@
 # failing one's is shown at the end.
 #
 # SKIP_LINUX=1 leaves out the Linux series (its build and boots).
+# tests/run-all.sh --list checks the table and prints what would run,
+# running nothing.  SUITES_TABLE=FILE reads another table.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+
+table=${SUITES_TABLE:-tests/suites.tsv}
+list=0
+case ${1:-} in
+--list) list=1 ;;
+'') ;;
+*) echo "run-all.sh: unknown argument '$1' (expected nothing or --list)" >&2; exit 2 ;;
+esac
+
+# The table, checked whole before anything runs: T_NAME[i], T_WHEN[i], ...
+T_NAME=() T_WHEN=() T_NICE=() T_NEEDS=() T_SKIP=() T_COUNT=() T_USUAL=() T_CMD=()
+bad_row() { echo "run-all.sh: $table:$1: $2" >&2; exit 2; }
+[ -r "$table" ] || { echo "run-all.sh: cannot read $table" >&2; exit 2; }
+n=0
+while IFS= read -r line || [ -n "$line" ]; do
+	n=$((n + 1))
+	case $line in '#'* | '') continue ;; esac
+	IFS=$'\t' read -ra f <<<"$line"
+	[ ${#f[@]} -eq 8 ] || bad_row $n "expected 8 tab-separated fields (name when nice needs skip count usual command), got ${#f[@]}: $line"
+	name=${f[0]}
+	[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || bad_row $n "suite name '$name': expected lower-case letters, digits and '-'"
+	for o in "${T_NAME[@]}"; do
+		[ "$o" = "$name" ] && bad_row $n "suite '$name' is listed twice"
+	done
+	case ${f[1]} in
+	background | foreground) ;;
+	after:*)
+		dep=${f[1]#after:} found=0
+		for i in "${!T_NAME[@]}"; do
+			[ "${T_NAME[$i]}" = "$dep" ] && [ "${T_WHEN[$i]}" = background ] && found=1
+		done
+		[ $found = 1 ] || bad_row $n "suite '$name': when '${f[1]}': '$dep' is not a background suite listed above it"
+		;;
+	*) bad_row $n "suite '$name': when '${f[1]}': expected background, foreground or after:SUITE" ;;
+	esac
+	[[ ${f[2]} =~ ^[0-9]+$ ]] && [ "${f[2]}" -le 19 ] ||
+		bad_row $n "suite '$name': nice '${f[2]}': expected 0 to 19"
+	[[ ${f[4]} =~ ^(-|[A-Z_][A-Z0-9_]*)$ ]] ||
+		bad_row $n "suite '$name': skip '${f[4]}': expected - or an environment variable's name"
+	[[ ${f[5]} =~ ^(yes|no)$ ]] ||
+		bad_row $n "suite '$name': count '${f[5]}': expected yes or no"
+	[ "${f[7]}" != - ] || bad_row $n "suite '$name': no command"
+	T_NAME+=("$name") T_WHEN+=("${f[1]}") T_NICE+=("${f[2]}")
+	T_NEEDS+=("${f[3]}") T_SKIP+=("${f[4]}") T_COUNT+=("${f[5]}")
+	T_USUAL+=("${f[6]}") T_CMD+=("${f[7]}")
+done <"$table"
+[ ${#T_NAME[@]} -gt 0 ] || { echo "run-all.sh: $table lists no suite" >&2; exit 2; }
+
+# Why suite i does not run, or nothing.
+left_out() {
+	local i=$1 var=${T_SKIP[$1]}
+	if [ "${T_NEEDS[$i]}" != - ] && [ ! -e "${T_NEEDS[$i]}" ]; then
+		echo "no ${T_NEEDS[$i]}"
+	elif [ "$var" != - ] && [ "${!var:-0}" = 1 ]; then
+		echo "$var=1"
+	fi
+}
+
+# Suite i's command as words: its globs and $(...) expanded, as bash would.
+argv_of() {
+	local i=$1
+	argv=()
+	[ "${T_NICE[$i]}" -gt 0 ] && argv=(nice -n "${T_NICE[$i]}")
+	eval "argv+=(${T_CMD[$i]})"
+}
+
+if [ $list = 1 ]; then
+	for i in "${!T_NAME[@]}"; do
+		why=$(left_out "$i")
+		argv_of "$i"
+		printf '%-14s %-20s %-8s %s\n' "${T_NAME[$i]}" "${T_WHEN[$i]}" \
+			"$([ "${T_COUNT[$i]}" = yes ] && echo counted || echo prepares)" \
+			"${why:+left out ($why): }${argv[*]}"
+	done
+	exit 0
+fi
+
 logs=build/test-logs
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -58,17 +138,12 @@ wait_suite() {
 	while [ ! -f "$logs/$1.rc" ]; do sleep 1; done
 }
 
-# How long each suite usually takes on 2 cores (warm; cold: the Linux
-# build takes 12 to 15 minutes), for the progress lines.
+# How long a suite usually takes on 2 cores, from the table.
 usual() {
-	case $1 in
-	kernel) echo "about 6 min" ;;
-	linux-build) echo "about 2 min warm, 12-15 min cold" ;;
-	spin | xfail | host | mutant-builds) echo "1-4 min" ;;
-	mutants) echo "about 2 min" ;;
-	linux-boot) echo "about 1 min" ;;
-	*) echo "under a minute" ;;
-	esac
+	local i
+	for i in "${!T_NAME[@]}"; do
+		[ "${T_NAME[$i]}" = "$1" ] && echo "${T_USUAL[$i]}"
+	done
 }
 
 # Progress: every 30 s, each unfinished suite's time and last line.
@@ -88,56 +163,33 @@ ticker &
 ticker_pid=$!
 trap 'kill $ticker_pid 2>/dev/null' EXIT
 
-linux=0
-[ -f linux/linux.mk ] && [ "${SKIP_LINUX:-0}" != 1 ] && linux=1
-# Two of the Linux mutants fit the budget beside the kernel's, and one
-# scenario (EQS01): linux-test.sh's defaults, the article's bug family and
-# a grace-period-side one (rcu_is_cpu_rrupt_from_idle() off by one level).
-# make linux-test-all runs all of them, five boots each, and every scenario.
-
-# Beside the timing tests: what measures no time.
-[ -f tests/host/host.mk ] &&
-	bg_suite host nice -n 10 make --no-print-directory host-test
-[ -f tests/spin/spin.mk ] &&
-	bg_suite spin nice -n 10 make --no-print-directory verify
-[ -f tools/test_trace2json.py ] &&
-	bg_suite tools python3 tools/test_trace2json.py
-[ -f linux/test_judge.py ] &&
-	bg_suite linux-judge python3 linux/test_judge.py
-[ -f tests/mutants/run.py ] &&
-	bg_suite mutant-builds nice -n 10 python3 tests/mutants/run.py --build-only
-# The Linux build is the longest job of a cold run (about 1050 files):
-# it yields to the timing scenarios, not to the other background jobs.
-[ $linux = 1 ] && bg_suite linux-build nice -n 5 bash linux/linux-test.sh build
-# The expected failures are judged by what the kernel prints, in guest
-# time (a stall after 3 s, a lockup after 3 s): they can share the host.
-bg_suite xfail nice -n 10 python3 tests/harness.py tests/xfail/*.scn
-
-# litmus-sb last: its store-buffer reorderings need both vCPUs on the two
-# host cores at once, which the background jobs make rare (60 s instead
-# of 11 s to see its 50 reorderings); by then they are done.
-scenarios=()
-for f in tests/scenarios/*.scn; do
-	[ "$f" = tests/scenarios/litmus-sb.scn ] || scenarios+=("$f")
+# Beside the timing tests: what measures no time.  Then the timing tests,
+# one at a time.  After them, each "after" suite once what it waits for
+# has finished.
+for when in background foreground after; do
+	for i in "${!T_NAME[@]}"; do
+		[ "${T_WHEN[$i]%%:*}" = "$when" ] || continue
+		[ -z "$(left_out "$i")" ] || continue
+		argv_of "$i"
+		case $when in
+		background) bg_suite "${T_NAME[$i]}" "${argv[@]}" ;;
+		foreground) fg_suite "${T_NAME[$i]}" "${argv[@]}" ;;
+		after)
+			dep=${T_WHEN[$i]#after:}
+			# What it waits for was left out: so is it.
+			[ -f "$logs/$dep.start" ] || continue
+			wait_suite "$dep"
+			bg_suite "${T_NAME[$i]}" "${argv[@]}"
+			;;
+		esac
+	done
 done
-[ -f tests/scenarios/litmus-sb.scn ] && scenarios+=(tests/scenarios/litmus-sb.scn)
-fg_suite kernel python3 tests/harness.py "${scenarios[@]}"
-[ -f tools/gdb/test.py ] && fg_suite gdb python3 tools/gdb/test.py
-
-# After the timing tests: the mutants' boots beside the Linux boots.
-if [ -f tests/mutants/run.py ]; then
-	wait_suite mutant-builds
-	bg_suite mutants nice -n 10 python3 tests/mutants/run.py --jobs 2
-fi
-if [ $linux = 1 ]; then
-	wait_suite linux-build
-	bg_suite linux-boot bash linux/linux-test.sh boot
-fi
 for s in "${suites[@]}"; do wait_suite "$s"; done
 kill $ticker_pid 2>/dev/null
 
-# Totals.  mutant-builds only prepares the mutants suite: its builds are
-# not counted as tests (a broken one is counted once, in mutants).
+# Totals.  A suite with count "no" (mutant-builds) only prepares another:
+# its builds are not counted as tests (a broken one is counted once, in
+# mutants).
 passed=0 failed=0 failed_suites=()
 printf '\n| suite | wall time | result |\n|---|---|---|\n'
 for s in "${suites[@]}"; do
@@ -156,7 +208,9 @@ for s in "${suites[@]}"; do
 		[ "$f" -eq 0 ] && f=1
 	fi
 	[ "$f" -gt 0 ] && failed_suites+=("$s")
-	[ "$s" = mutant-builds ] && continue
+	for i in "${!T_NAME[@]}"; do
+		[ "${T_NAME[$i]}" = "$s" ] && [ "${T_COUNT[$i]}" = no ] && continue 2
+	done
 	passed=$((passed + p))
 	failed=$((failed + f))
 done

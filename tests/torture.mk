@@ -14,8 +14,8 @@ SOAK_SCN := $(wildcard tests/soak/*.scn)
 
 torture: deps-run
 	@$(MAKE) --no-print-directory iso
-	python3 tests/harness.py $(TORTURE_SCN)
-	@python3 tests/torture_totals.py \
+	python3 -m tests.harness $(TORTURE_SCN)
+	@python3 -m tests.torture_totals \
 		$(patsubst tests/scenarios/%.scn,$(BUILD)/logs/%.log,$(TORTURE_SCN)) || true
 
 # GNU parallel fans the runs out over HOSTS (default "1/:", this machine,

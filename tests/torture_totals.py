@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print the rcu_torture totals of finished runs from their console logs.
 
-Usage: torture_totals.py LOG...  For each log (build/logs/NAME.log, as the
-harness writes them) it prints one line: GPs, readers by context, IRQ and
+Usage: python3 -m tests.torture_totals LOG...  For each log
+(build/logs/NAME.log, as the harness writes them) it prints one line: GPs, readers by context, IRQ and
 NMI readers on dynticks-idle CPUs (and their share), errors and the
 verdict, read from the final "# rcu-torture:" KTAP diagnostics; then the
 sum over all logs.  A log without a verdict is reported as unfinished; a

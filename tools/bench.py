@@ -3,7 +3,7 @@
 """make bench: boot the benchmark hooks (tests/kernel/bench.c) once per CPU
 count, one QEMU at a time, and put their "# bench ..." diagnostics
 together into one table: printed as KTAP diagnostics and written to
-docs/benchmarks.md.
+build/bench/benchmarks.md (make docs-figures copies it to docs/).
 
 Benchmarks never pass or fail on performance; this exits non-zero only
 when a boot fails or prints no figures.
@@ -11,9 +11,10 @@ when a boot fails or prints no figures.
 Above FULL_MAX CPUs a boot runs only tests=bench_scale, the figures taken
 with the other CPUs idle (all-busy and nohz=off runs of 254 vCPUs on 2
 host cores would take hours).  Every count goes into the scaling curve,
-drawn as docs/scaling.svg.
+drawn as build/bench/scaling.svg.
 
-Usage: bench.py [--cpus 1,2,4,8,...,255] [--out docs/benchmarks.md]
+Usage: python3 -m tools.bench [--cpus 1,2,4,8,...,255]
+                              [--out build/bench/benchmarks.md]
 """
 
 import argparse
@@ -24,15 +25,15 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import boot  # noqa: E402
-import harness  # noqa: E402
+from tools import boot
+from tools.ktap import judge_ktap
+from tools.qemu import ROOT
 
 FULL_MAX = 8
-SCALE_SVG = os.path.join(ROOT, "docs", "scaling.svg")
+BENCH_DIR = os.path.join(ROOT, "build", "bench")
+# Beside the table, which links it by this name (docs/ has both, copied
+# by make docs-figures).
+SCALE_SVG = os.path.join(BENCH_DIR, "scaling.svg")
 TESTS = ("bench_gp_latency,bench_idle_ticks,bench_reader_cost,"
          "bench_irq_cost,bench_trace_cost")
 
@@ -128,7 +129,7 @@ def summary(runs):
 
 
 def table(runs, accel, host):
-    """Markdown lines for docs/benchmarks.md."""
+    """Markdown lines for benchmarks.md."""
     L = summary(runs)
     cpus = sorted(runs)
     base = find(runs[cpus[0]]["figs"], "gp_latency", mode="idle") \
@@ -326,7 +327,7 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
     figs, bad = {}, 0
     for n in cpus:
         for fl in FLAVORS:
-            log = os.path.join(ROOT, "build", "bench", f"{fl}-smp{n}.log")
+            log = os.path.join(BENCH_DIR, f"{fl}-smp{n}.log")
             if from_logs:
                 with open(log, errors="replace") as f:
                     text = f.read().replace("\r", "")
@@ -341,7 +342,7 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
                 print(f"# bench: rcu={fl} {n} CPUs: {hook} took "
                       f"{time.monotonic() - t0:.0f} s", flush=True)
             problems = (["timeout"] if status is None
-                        else harness.judge_ktap(text, status))
+                        else judge_ktap(text, status))
             got = parse(text)
             print(f"# bench: rcu={fl} {n} CPUs: {len(got)} figures"
                   + (f"; PROBLEM: {'; '.join(problems[:3])}" if problems
@@ -441,7 +442,7 @@ def svg_panels(pts, panels, path):
 
 
 def scale_section(figs, cpus):
-    """The scaling curve: a table, docs/scaling.svg, and the ratios."""
+    """The scaling curve: a table, scaling.svg, and the ratios."""
     pts = scale_points(figs, cpus)
     panels = [("boot_ms", "boot to the first test (guest ms)", False),
               ("sync_us", "synchronize_rcu(), N-1 idle (median us, log)",
@@ -544,7 +545,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpus", default=os.environ.get("BENCH_CPUS",
                                                      "1,2,4,8"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs",
+    ap.add_argument("--out", default=os.path.join(BENCH_DIR,
                                                   "benchmarks.md"))
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--from-logs", action="store_true",
@@ -554,7 +555,7 @@ def main():
     args = ap.parse_args()
     kernel = os.path.join(ROOT, "build", "kernel.elf")
     cpus = [int(c) for c in args.cpus.split(",")]
-    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+    os.makedirs(BENCH_DIR, exist_ok=True)
     ffigs, fbad = flavor_runs(kernel, cpus, args.timeout, args.from_logs)
     ftable = flavor_table(ffigs, cpus)
     if args.flavors_only:
@@ -567,7 +568,7 @@ def main():
     runs = {}
     bad = 0
     for n in [c for c in cpus if c <= FULL_MAX]:
-        log = os.path.join(ROOT, "build", "bench", f"smp{n}.log")
+        log = os.path.join(BENCH_DIR, f"smp{n}.log")
         t0 = time.monotonic()
         if args.from_logs:
             with open(log, errors="replace") as f:
@@ -582,7 +583,7 @@ def main():
             with open(log + ".host", "w") as f:
                 f.write(f"{status} {t}\n")
         problems = (["timeout"] if status is None
-                    else harness.judge_ktap(text, status))
+                    else judge_ktap(text, status))
         figs = parse(text)
         print(f"# bench: {n} CPUs: {len(figs)} figures in "
               f"{time.monotonic() - t0:.0f} s"
@@ -614,7 +615,8 @@ def main():
         print("# " + l if l else "#")
     doc = ["# Benchmarks", "",
            "Written by `make bench` (`tools/bench.py`, hooks in "
-           "`tests/kernel/bench.c`): one boot per CPU count, every "
+           "`tests/kernel/bench.c`) and copied here by `make "
+           "docs-figures`: one boot per CPU count, every "
            "comparison (busy vs idle, nohz on vs off, trace on vs off) "
            "made inside one boot. Raw console logs: `build/bench/`.",
            "", f"Measured with {host}.", "",

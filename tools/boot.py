@@ -14,17 +14,15 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402
+from tools.ktap import judge_ktap
+from tools.qemu import ROOT, qemu_cmd
 
 
 def boot(kernel, cpus, cmdline, timeout, log_path, extra=()):
     """Return (status or None on timeout, text, seconds to KTAP line)."""
     accel = os.environ.get("ACCEL") or "tcg"
-    cmd = harness.qemu_cmd(accel, None, cpus,
-                           ["-kernel", kernel, "-append", cmdline] +
-                           list(extra))
+    cmd = qemu_cmd(accel, None, cpus,
+                   ["-kernel", kernel, "-append", cmdline] + list(extra))
     start = time.monotonic()
     first_ktap = None
     buf = b""
@@ -65,7 +63,7 @@ def main():
     status, text, t = boot(args.kernel, args.cpus, args.cmdline,
                            args.timeout, args.log)
     problems = (["timeout after %d s" % args.timeout] if status is None
-                else harness.judge_ktap(text, status))
+                else judge_ktap(text, status))
     print(f"boot: {args.cpus} CPUs, '{args.cmdline}': "
           f"{'pass' if not problems else '; '.join(problems[:4])}; "
           f"host time to first KTAP line "

@@ -14,7 +14,7 @@ if [ -n "$dur" ]; then
 	sed -i -E "s/torture_duration=[0-9]+/torture_duration=$dur/" "$scn"
 fi
 echo "### ran on $(hostname) ($(nproc) CPUs)"
-python3 tests/harness.py --kernel build/kernel.elf "$scn"
+python3 -m tests.harness --kernel build/kernel.elf "$scn"
 rc=$?
 echo "### console"
 cat "build/logs/$name.log"

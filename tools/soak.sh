@@ -48,7 +48,8 @@ fi
 # What a host needs to boot a scenario, and nothing else.
 rm -rf "$out"
 mkdir -p "$out"
-tar -czf "$tarball" build/kernel.elf boot/grub.cfg tests/harness.py \
+tar -czf "$tarball" build/kernel.elf boot/grub.cfg tests/__init__.py \
+	tests/harness.py tools/*.py \
 	tools/mkiso.sh tools/soak-job.sh tests/soak || die "cannot pack $tarball"
 
 echo "soak: ${#names[@]} scenarios on $hosts${dur:+, $dur s of torture each}"
@@ -72,6 +73,6 @@ for n in "${names[@]}"; do
 	logs+=("$out/$n.log")
 done
 echo "soak: merged totals"
-python3 tests/torture_totals.py "${logs[@]}"
+python3 -m tests.torture_totals "${logs[@]}"
 trc=$?
 [ "$rc" -eq 0 ] && [ "$trc" -eq 0 ] && [ ${#logs[@]} -eq ${#names[@]} ]

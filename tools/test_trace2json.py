@@ -9,8 +9,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import trace2json as t2j  # noqa: E402
+from tools import trace2json as t2j
 
 results = []
 

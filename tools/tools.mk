@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# Developer tools (issue 8): make trace, make bench, make gdb-test.
+# Developer tools (issue 8): make trace, make bench, make gdb-test,
+# make docs-figures.
 # Included by the top Makefile.  QEMU boots the ELF directly under TCG
 # (the reference; ACCEL=kvm to override), one QEMU at a time.
 
-.PHONY: trace bench gdb-test
+.PHONY: trace bench gdb-test docs-figures
 
 TRACE_DIR := $(BUILD)/trace
 # The run to trace: a short torture run (rcu/torture.c), whose IRQ and
@@ -14,28 +15,52 @@ TRACE_OPTS ?= torture_duration=3 torture_busy=1 torture_readers=2 \
 	      trace_readers=16
 TRACE_CMDLINE ?= trace=on tests=$(TRACE_TESTS) $(TRACE_OPTS)
 
-# Boot with the trace on, then convert; the SVG also goes to docs/ for the
-# README.  A failed run still gets converted (its trace is the useful
-# part), but make trace then fails.
+# Boot with the trace on, then convert; everything goes under
+# $(TRACE_DIR) (make docs-figures copies the SVG to docs/ for the README).
+# A failed run still gets converted (its trace is the useful part), but
+# make trace then fails.
 trace: $(KERNEL)
 	@mkdir -p $(TRACE_DIR)
-	@python3 tools/boot.py --cpus $(SMP) --cmdline "$(TRACE_CMDLINE)" \
+	@python3 -m tools.boot --cpus $(SMP) --cmdline "$(TRACE_CMDLINE)" \
 		--timeout 600 --log $(TRACE_DIR)/console.log; st=$$?; \
-	python3 tools/trace2json.py $(TRACE_DIR)/console.log \
+	python3 -m tools.trace2json $(TRACE_DIR)/console.log \
 		--elf $(KERNEL) -o $(TRACE_DIR)/trace.json \
 		--svg $(TRACE_DIR)/trace.svg --check || exit 1; \
-	cp $(TRACE_DIR)/trace.svg docs/trace.svg; \
 	echo "trace: $(TRACE_DIR)/trace.json (open in ui.perfetto.dev)," \
-		"$(TRACE_DIR)/trace.svg, docs/trace.svg"; \
+		"$(TRACE_DIR)/trace.svg"; \
 	exit $$st
 
 # The gdb helpers (tools/gdb/dynrcu.py), checked in gdb batch mode against
 # a live kernel; part of make test (tests/run-all.sh).
 gdb-test: $(KERNEL)
-	@python3 tools/gdb/test.py
+	@python3 -m tools.gdb.test
 
-# Benchmarks: one boot per CPU count (BENCH_CPUS), table to
-# docs/benchmarks.md.  Never fails on performance, only on a failed boot.
+# Benchmarks: one boot per CPU count (BENCH_CPUS), the table in
+# $(BENCH_DIR)/benchmarks.md and the scaling curve in
+# $(BENCH_DIR)/scaling.svg.  Never fails on performance, only on a failed
+# boot.
+BENCH_DIR := $(BUILD)/bench
 BENCH_CPUS ?= 1,2,4,8
 bench: $(KERNEL)
-	@python3 tools/bench.py --cpus $(BENCH_CPUS)
+	@python3 -m tools.bench --cpus $(BENCH_CPUS)
+
+# What docs/ shows, refreshed from the last make trace and make bench
+# (nothing is run here).  A figure neither has produced is left as it is,
+# and named; with none at all the target fails.  Each entry: the target
+# that writes the figure, the figure, its copy in docs/.
+DOCS_FIGURES := trace:$(TRACE_DIR)/trace.svg:docs/trace.svg \
+		bench:$(BENCH_DIR)/benchmarks.md:docs/benchmarks.md \
+		bench:$(BENCH_DIR)/scaling.svg:docs/scaling.svg
+docs-figures:
+	@n=0; for fig in $(DOCS_FIGURES); do \
+		IFS=: read -r by src dst <<<"$$fig"; \
+		if [ -f "$$src" ]; then \
+			cp "$$src" "$$dst" && n=$$((n + 1)) && \
+			echo "docs-figures: $$src -> $$dst"; \
+		else \
+			echo "docs-figures: no $$src (make $$by writes it):" \
+				"$$dst left as it is"; \
+		fi; \
+	done; \
+	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
+		"trace or make bench first" >&2; exit 1; }

@@ -38,10 +38,13 @@ import subprocess
 import sys
 import tempfile
 
+if not __package__:
+    sys.exit("mutants: run it from the repository root as "
+             "'python3 -m tests.mutants.run ...'")
+from tests import harness  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402
 
 
 def parse_patch(path):

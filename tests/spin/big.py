@@ -16,7 +16,7 @@ thing in well under the 4 GB / 30 minute target.  This script:
   3. puts the atomic-counter design beside model 7 at the same bounds.
 
 It ends with "N passed, N failed" and exits non-zero on any failure.
-Usage: tests/spin/big.py [--quick] [--frontier]
+Usage: python3 -m tests.spin.big [--quick] [--frontier]
   --quick     skips step 2's big run
   --frontier  also pushes the reduced model past (3,3,3): (4,4,4) with
               -DCOLLAPSE and (5,5,5) with -DMA (minimized automaton:
@@ -28,8 +28,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the verify runner's helpers)
+from tools import spin
 
 MEM_LIMIT_MB = 4096
 TIME_LIMIT_S = 30 * 60
@@ -49,9 +48,9 @@ BIG_CFLAGS = ['-DCOLLAPSE', '-DMEMLIM=%d' % MEM_LIMIT_MB]
 
 
 def job(name, model, bounds, w):
-    c = run.check('big ' + name + ' ' + run.bounds_str(bounds), model,
-                  bounds, 'pass', opt='-O2',
-                  cflags=BIG_CFLAGS, panargs=['-w%d' % w])
+    c = spin.check('big ' + name + ' ' + spin.bounds_str(bounds), model,
+                   bounds, 'pass', opt='-O2',
+                   cflags=BIG_CFLAGS, panargs=['-w%d' % w])
     return c
 
 
@@ -64,8 +63,8 @@ def complete(out):
 
 
 def do(c):
-    res = run.build_one(c)
-    res = run.verify_one(c, res, timeout=TIME_LIMIT_S)
+    res = spin.build_one(c)
+    res = spin.verify_one(c, res, timeout=TIME_LIMIT_S)
     ok = res['ok'] and complete(res['out'])
     if res['ok'] and not ok:
         res['msg'] = 'search incomplete'
@@ -78,8 +77,8 @@ def do(c):
     res['ok'] = ok
     print('%-4s %-40s %-20s %13s states  %8s MB  %8s s  %s' % (
         'ok' if ok else 'FAIL', c['name'][4:].split(' NOHZ=')[0],
-        run.bounds_str(c['bounds']),
-        run.fmt_int(res['states']),
+        spin.bounds_str(c['bounds']),
+        spin.fmt_int(res['states']),
         '-' if res['mem'] is None else '%.0f' % res['mem'],
         '-' if res['secs'] is None else '%.1f' % res['secs'],
         res['msg'] or 'exhaustive, no errors'))
@@ -89,7 +88,7 @@ def do(c):
 
 def main():
     quick = '--quick' in sys.argv
-    os.makedirs(run.BUILD, exist_ok=True)
+    os.makedirs(spin.BUILD, exist_ok=True)
     t0 = time.time()
     passed = failed = 0
     results = {}
@@ -116,7 +115,7 @@ def main():
         MEM_LIMIT_MB, TIME_LIMIT_S, ' '.join(BIG_CFLAGS)))
     for name, model, bounds, w in jobs:
         ok, res = do(job(name, model, bounds, w))
-        results[(name, run.bounds_str(bounds))] = res
+        results[(name, spin.bounds_str(bounds))] = res
         passed += ok
         failed += not ok
     for name, model, bounds, w, cflags in frontier:
@@ -128,25 +127,25 @@ def main():
 
     # Both encodings must also catch every mutant at the common bounds.
     if not quick:
-        for fn in sorted(os.listdir(run.MUTANTS)):
+        for fn in sorted(os.listdir(spin.MUTANTS)):
             if not (fn.startswith('7-') or fn.startswith('R-')):
                 continue
             model = M7 if fn.startswith('7-') else M7R
-            c = run.check('big mutant %s %s' % (
-                fn[:-4], run.bounds_str(B_COMMON)), model, B_COMMON,
+            c = spin.check('big mutant %s %s' % (
+                fn[:-4], spin.bounds_str(B_COMMON)), model, B_COMMON,
                 'error', opt='-O2', cflags=BIG_CFLAGS, panargs=['-w24'],
                 sed=[os.path.join('mutants', fn)])
-            res = run.verify_one(c, run.build_one(c), timeout=TIME_LIMIT_S)
+            res = spin.verify_one(c, spin.build_one(c), timeout=TIME_LIMIT_S)
             ok = res['ok']
             passed += ok
             failed += not ok
             print('%-4s mutant %-33s %-20s %s' % (
-                'ok' if ok else 'FAIL', fn[:-4], run.bounds_str(B_COMMON),
+                'ok' if ok else 'FAIL', fn[:-4], spin.bounds_str(B_COMMON),
                 res['msg']))
             sys.stdout.flush()
 
     def states(name, b):
-        r = results.get((name, run.bounds_str(b)))
+        r = results.get((name, spin.bounds_str(b)))
         return r and r['states']
 
     print()
@@ -158,8 +157,8 @@ def main():
         sa, sb = states(a, bounds), states(b, bounds)
         if sa and sb:
             print('%s vs %s at %s: %s vs %s states (%.1fx)' % (
-                a, b, run.bounds_str(bounds), run.fmt_int(sa),
-                run.fmt_int(sb), sb / sa))
+                a, b, spin.bounds_str(bounds), spin.fmt_int(sa),
+                spin.fmt_int(sb), sb / sa))
     print('article: model 7 at (3,3,3) "several hundred million" states, '
           '~40 GB')
     print()

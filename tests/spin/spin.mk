@@ -2,22 +2,22 @@
 # Included by the top-level Makefile; runs from the repository root.
 # Build products go under build/spin/.  See docs/spin.md.
 
-SPIN_RUNNER := tests/spin/run.py
+SPIN_RUNNER := tests.spin.run
 
 .PHONY: verify verify-big verify-unbounded
 
 # The article's seven models, the weak-memory and atomic-counter
 # models, and every mutant; at most 60 s on two cores.
 verify:
-	python3 $(SPIN_RUNNER) verify
+	python3 -m $(SPIN_RUNNER) verify
 
 # Model 7 exhaustively at the article's bounds (3,3,3).
 verify-big:
-	python3 $(SPIN_RUNNER) big
+	python3 -m $(SPIN_RUNNER) big
 
 # Model 7 for any number of idle transitions, interrupts and NMIs (the
 # counter abstraction), its mutants, and the abstraction's validation
 # against the concrete model at (1,1,1), (2,2,2), (3,3,3).  Pass
 # SPIN_UNBOUNDED_ARGS=--cube to validate at all 27 bounds up to (3,3,3).
 verify-unbounded:
-	python3 tests/spin/unbounded.py $(SPIN_UNBOUNDED_ARGS)
+	python3 -m tests.spin.unbounded $(SPIN_UNBOUNDED_ARGS)

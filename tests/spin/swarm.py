@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Swarm-style bug hunting beyond the exhaustive frontier.
 
-Usage: tests/spin/swarm.py [--bounds N,I,M] [--secs S] [--model FILE]
-                           [--mutant mutants/X.sed]
-                           [--sshlogin LOGIN ... [--runs R]]
+Usage: python3 -m tests.spin.swarm [--bounds N,I,M] [--secs S] [--model FILE]
+                                  [--mutant mutants/X.sed]
+                                  [--sshlogin LOGIN ... [--runs R]]
 
 "spin -search -swarmN,M" compiles pan with -DBITSTATE -DPUTPID -DPERMUTED
 and starts N randomized bitstate searches at once (different hash
@@ -17,7 +17,7 @@ non-zero if any run found an error (for a mutant, that is the point).
 Several machines: --sshlogin runs the same searches through GNU parallel
 (Debian package "parallel"), on the hosts you name, as many at once as
 each host is given jobs:
-    tests/spin/swarm.py --bounds 7,7,7 --runs 64 \
+    python3 -m tests.spin.swarm --bounds 7,7,7 --runs 64 \
         --sshlogin 8/alice@big1 --sshlogin 8/big2 --sshlogin 1/:
 The argument is parallel's own --sshlogin: "N/[user@]host", ":" for this
 machine.  Requirements on each host: ssh without a password prompt and a
@@ -36,8 +36,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402
+from tools import spin
 
 
 def swarm_flags(rng, k):
@@ -60,9 +59,9 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
         return 2
     d = res['dir']
     # A static pan runs on any host of the same architecture.
-    rc, out = run.run(['gcc', '-O2', '-static', '-DBITSTATE', '-DPUTPID',
+    rc, out = spin.run(['gcc', '-O2', '-static', '-DBITSTATE', '-DPUTPID',
                        '-DPERMUTED', '-DMEMLIM=1024', '-o', 'pan', 'pan.c'],
-                      d)
+                       d)
     if rc:
         print('static build failed:\n' + out)
         return 2
@@ -105,20 +104,20 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
         states = int(float(st.group(1))) if st else None
         total += states or 0
         done += 1
-        msg = run.first_error(out)
+        msg = spin.first_error(out)
         if err and int(err.group(1)):
             found += 1
         if not err:
             noresult += 1
         print('%-58s %13s states  %s' % (
-            flags, run.fmt_int(states),
+            flags, spin.fmt_int(states),
             msg or ('no error' if err else 'NO RESULT: ' + lines[-1])))
     print('swarm: %d of %d runs reported, %s states visited in total (with '
           'overlap), %.0f s; parallel exit %d; %s' % (
-              done, runs, run.fmt_int(total), time.time() - t0,
+              done, runs, spin.fmt_int(total), time.time() - t0,
               p.returncode, 'ERROR FOUND' if found else 'no error found'))
     print('full output: %s' % os.path.relpath(
-        os.path.join(d, 'swarm.out'), run.ROOT))
+        os.path.join(d, 'swarm.out'), spin.ROOT))
     if found:
         return 1
     return 2 if noresult == done else 0
@@ -136,12 +135,12 @@ def main():
     mutant = opt('--mutant', None)
     bounds = {'NOHZ': n, 'IRQ': i, 'NMI': m}
     name = 'swarm %s %s' % (os.path.basename(mutant or model),
-                            run.bounds_str(bounds))
-    c = run.check(name, model, bounds, 'pass', opt='-O2',
-                  cflags=['-DBITSTATE', '-DPUTPID', '-DPERMUTED',
-                          '-DMEMLIM=1024'],
-                  sed=[mutant] if mutant else ())
-    res = run.build_one(c)
+                            spin.bounds_str(bounds))
+    c = spin.check(name, model, bounds, 'pass', opt='-O2',
+                   cflags=['-DBITSTATE', '-DPUTPID', '-DPERMUTED',
+                           '-DMEMLIM=1024'],
+                   sed=[mutant] if mutant else ())
+    res = spin.build_one(c)
     if not res['built']:
         print('build failed: %s\n%s' % (res['msg'], res['out']))
         return 2
@@ -162,8 +161,8 @@ def main():
         if left < 5:
             break
         try:
-            rc, out = run.run(['timeout', '%d' % max(left, 1), './pan'] +
-                              flags, res['dir'])
+            rc, out = spin.run(['timeout', '%d' % max(left, 1), './pan'] +
+                               flags, res['dir'])
         except Exception as e:  # noqa: BLE001
             print('run %d: %s' % (k, e))
             break
@@ -172,9 +171,9 @@ def main():
         secs = re.search(r'elapsed time ([\d.e+]+)', out)
         states = int(float(st.group(1))) if st else None
         total += states or 0
-        msg = run.first_error(out)
+        msg = spin.first_error(out)
         print('run %2d %-58s %13s states %7s s  %s' % (
-            k, ' '.join(flags), run.fmt_int(states),
+            k, ' '.join(flags), spin.fmt_int(states),
             secs.group(1) if secs else 'cut', msg or (
                 'no error' if err else 'cut off by the time budget')))
         sys.stdout.flush()
@@ -183,7 +182,7 @@ def main():
             break
         k += 1
     print('swarm: %d runs, %s states visited in total (with overlap), '
-          '%.0f s; %s' % (k + (1 if found else 0), run.fmt_int(total),
+          '%.0f s; %s' % (k + (1 if found else 0), spin.fmt_int(total),
                           time.time() - t0,
                           'ERROR FOUND: %s' % found[0][1] if found
                           else 'no error found'))

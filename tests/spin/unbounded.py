@@ -20,7 +20,7 @@ interrupts and NMIs, and the validation of its counter abstraction.
   5. State counts side by side at (1,1,1), (2,2,2), (3,3,3).
 
 It ends with "N passed, N failed" and exits non-zero on any failure.
-Usage: tests/spin/unbounded.py [--cube] [--no-validate]
+Usage: python3 -m tests.spin.unbounded [--cube] [--no-validate]
   default      validates at (1,1,1), (2,2,2) and (3,3,3)
   --cube       validates at all 27 bounds from (1,1,1) to (3,3,3)
 """
@@ -31,8 +31,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the verify runner's helpers)
+from tools import spin
 
 MU = 'dyntickRCU-unbounded.spin'
 MR = 'dyntickRCU-irq-nmi-ssl-reduced.spin'
@@ -49,7 +48,7 @@ def kind_of(res):
     """The kind of check that decided a run."""
     if not res['errors']:
         return 'pass' if res.get('complete', True) else 'incomplete'
-    e = run.first_error(res['out'])
+    e = spin.first_error(res['out'])
     for pat, k in (('lint', 'lint'), ('nmi_visible', 'invariant'),
                    ('shouldexit', 'liveness'), ('acceptance', 'liveness'),
                    ('non-progress', 'liveness'),
@@ -69,8 +68,8 @@ def complete(out):
 
 
 def go(c, timeout=TIME_LIMIT_S):
-    res = run.build_one(c)
-    res = run.verify_one(c, res, timeout=timeout)
+    res = spin.build_one(c)
+    res = spin.verify_one(c, res, timeout=timeout)
     res['complete'] = complete(res['out'])
     res['kind'] = kind_of(res) if res['built'] else 'build failed: ' + \
         res['msg']
@@ -78,18 +77,18 @@ def go(c, timeout=TIME_LIMIT_S):
 
 
 def job(name, model, bounds, live, sed=(), opt='-O2', w=24):
-    c = run.check(name, model, bounds, 'pass', opt=opt,
-                  cflags=LIVE_CFLAGS if live else SAFETY_CFLAGS,
-                  panargs=(['-a', '-f'] if live else []) +
-                  ['-w%d' % w, DEPTH])
+    c = spin.check(name, model, bounds, 'pass', opt=opt,
+                   cflags=LIVE_CFLAGS if live else SAFETY_CFLAGS,
+                   panargs=(['-a', '-f'] if live else []) +
+                   ['-w%d' % w, DEPTH])
     c['safety'] = not live
-    c['sed'] = [os.path.join(run.MUTANTS, s) for s in sed]
+    c['sed'] = [os.path.join(spin.MUTANTS, s) for s in sed]
     return c
 
 
 def fig(res):
     return '%13s states %9s MB %8s s' % (
-        run.fmt_int(res['states']),
+        spin.fmt_int(res['states']),
         '-' if res['mem'] is None else '%.1f' % res['mem'],
         '-' if res['secs'] is None else '%.1f' % res['secs'])
 
@@ -108,7 +107,7 @@ class Tally:
 
 
 def mutants(prefix):
-    return sorted(f for f in os.listdir(run.MUTANTS)
+    return sorted(f for f in os.listdir(spin.MUTANTS)
                   if f.startswith(prefix) and f.endswith('.sed'))
 
 
@@ -131,7 +130,7 @@ def prove(t, label, model, bounds=None):
 def mutants_caught(t, label, model, prefix, bounds=None):
     b = bounds or {}
     for m in mutants(prefix):
-        hdr = run.parse_header(os.path.join(run.MUTANTS, m))
+        hdr = spin.parse_header(os.path.join(spin.MUTANTS, m))
         if hdr.get('model') != model:
             continue
         kinds = []
@@ -158,19 +157,19 @@ def validate(t, cube):
         bounds = [(1, 1, 1), (2, 2, 2), (3, 3, 3)]
     pairs = [('', '')] + [
         ('R-' + m[2:], m) for m in mutants('U-')
-        if os.path.exists(os.path.join(run.MUTANTS, 'R-' + m[2:]))]
+        if os.path.exists(os.path.join(spin.MUTANTS, 'R-' + m[2:]))]
     table = []
     for n, i, m in bounds:
         b = {'NOHZ': n, 'IRQ': i, 'NMI': m}
         for rm, um in pairs:
             row = []
             for model, sed in ((MR, rm), (MU, um)):
-                c = run.check('val %s %s %d%d%d' % (model[11:16], sed or
-                                                    'clean', n, i, m),
-                              model, b, 'pass', opt='-O1' if not sed
-                              else '-O0', cflags=['-DCOLLAPSE'],
-                              panargs=['-w23'])
-                c['sed'] = [os.path.join(run.MUTANTS, sed)] if sed else []
+                c = spin.check('val %s %s %d%d%d' % (model[11:16], sed or
+                                                     'clean', n, i, m),
+                               model, b, 'pass', opt='-O1' if not sed
+                               else '-O0', cflags=['-DCOLLAPSE'],
+                               panargs=['-w23'])
+                c['sed'] = [os.path.join(spin.MUTANTS, sed)] if sed else []
                 res = go(c, timeout=TIME_LIMIT_S)
                 row.append(res)
             kc, ka = row[0]['kind'], row[1]['kind']
@@ -178,8 +177,8 @@ def validate(t, cube):
             name = rm[2:-4] if rm else 'clean model'
             t(ok, '  (%d,%d,%d) %-32s concrete %-10s %11s   abstract '
               '%-10s %11s' % (n, i, m, name, kc,
-                              run.fmt_int(row[0]['states']), ka,
-                              run.fmt_int(row[1]['states'])))
+                              spin.fmt_int(row[0]['states']), ka,
+                              spin.fmt_int(row[1]['states'])))
             table.append((n, i, m, name, kc, row[0]['states'], ka,
                            row[1]['states']))
     return table
@@ -197,9 +196,9 @@ def side_by_side(t, table):
         b = {'NOHZ': n, 'IRQ': i, 'NMI': m}
         got = []
         for model in ('dyntickRCU-atomic.spin', MT):
-            c = run.check('side %s %d%d%d' % (model[11:16], n, i, m), model,
-                          b, 'pass', opt='-O1', cflags=['-DCOLLAPSE'],
-                          panargs=['-w23'])
+            c = spin.check('side %s %d%d%d' % (model[11:16], n, i, m), model,
+                           b, 'pass', opt='-O1', cflags=['-DCOLLAPSE'],
+                           panargs=['-w23'])
             res = go(c)
             ok = res['kind'] == 'pass' and res['complete']
             if not ok:
@@ -209,19 +208,19 @@ def side_by_side(t, table):
         if (n, i, m) not in clean:
             rows = []
             for model in (MR, MU):
-                c = run.check('side %s %d%d%d' % (model[11:16], n, i, m),
-                              model, b, 'pass', opt='-O1',
-                              cflags=['-DCOLLAPSE'], panargs=['-w23'])
+                c = spin.check('side %s %d%d%d' % (model[11:16], n, i, m),
+                               model, b, 'pass', opt='-O1',
+                               cflags=['-DCOLLAPSE'], panargs=['-w23'])
                 rows.append(go(c)['states'])
             clean[(n, i, m)] = tuple(rows)
         r, u = clean[(n, i, m)]
         t(all(got), '  (%d,%d,%d)  %14s %14s %14s %14s' % (
-            n, i, m, run.fmt_int(r), run.fmt_int(u), run.fmt_int(got[0]),
-            run.fmt_int(got[1])))
+            n, i, m, spin.fmt_int(r), spin.fmt_int(u), spin.fmt_int(got[0]),
+            spin.fmt_int(got[1])))
 
 
 def main():
-    run.need_tools()
+    spin.need_tools()
     args = sys.argv[1:]
     t0 = time.time()
     t = Tally()
@@ -233,7 +232,7 @@ def main():
     print()
     print('2. Its mutants, unbounded (each must be caught)')
     mutants_caught(t, 'U', MU, 'U-')
-    if os.path.exists(os.path.join(run.HERE, MT)):
+    if os.path.exists(os.path.join(spin.MODELS, MT)):
         print()
         print('3. The modern design (%s), unbounded' % MT)
         prove(t, 'tree idle protocol, unbounded', MT)
@@ -244,7 +243,7 @@ def main():
         print('4. The abstraction against the concrete reduced model 7, '
               'loops bounded: same verdicts')
         table = validate(t, '--cube' in args)
-    if os.path.exists(os.path.join(run.HERE, MT)):
+    if os.path.exists(os.path.join(spin.MODELS, MT)):
         print()
         print('5. State counts side by side, loops bounded')
         side_by_side(t, table if '--no-validate' not in args else [])

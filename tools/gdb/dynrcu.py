@@ -184,14 +184,16 @@ class RcuGp(gdb.Command):
             totals[-1]))
 
 
-def all_tasks():
+def tasks_on(head, member):
+    """Each struct task on the list whose struct list_head is head, linked
+    through the task's member (container_of by the member's offset)."""
     task_type = gdb.lookup_type("struct task")
     offset = [f.bitpos for f in task_type.fields()
-              if f.name == "all_list"][0] // 8
-    head = sym("&all_tasks")
+              if f.name == member][0] // 8
+    stop = int(head.address)
     node = head["next"]
     n = 0
-    while int(node) != int(head) and n < LIST_LIMIT:
+    while int(node) != stop and n < LIST_LIMIT:
         addr = int(node.cast(gdb.lookup_type("unsigned long"))) - offset
         yield gdb.Value(addr).cast(task_type.pointer()).dereference()
         node = node["next"]
@@ -209,7 +211,7 @@ class RcuReaders(gdb.Command):
         for cpu in online_cpus():
             running[int(pcpu(cpu)["curr_task"])] = cpu
         found = 0
-        for t in all_tasks():
+        for t in tasks_on(sym("all_tasks"), "all_list"):
             nesting = int(t["rcu_read_lock_nesting"])
             if nesting == 0:
                 continue
@@ -300,20 +302,6 @@ class RcuTreeCpus(gdb.Command):
                           task_name(pc["curr_task"])))
 
 
-def blkd_tasks(rnp):
-    task_type = gdb.lookup_type("struct task")
-    offset = [f.bitpos for f in task_type.fields()
-              if f.name == "rcu_node_entry"][0] // 8
-    head = rnp["blkd_tasks"].address
-    node = rnp["blkd_tasks"]["next"]
-    n = 0
-    while int(node) != int(head) and n < LIST_LIMIT:
-        addr = int(node.cast(gdb.lookup_type("unsigned long"))) - offset
-        yield gdb.Value(addr).cast(task_type.pointer()).dereference()
-        node = node["next"]
-        n += 1
-
-
 class RcuTreeGp(gdb.Command):
     """rcu=tree grace-period state and the rcu_node tree: rcu-tree-gp"""
 
@@ -336,7 +324,8 @@ class RcuTreeGp(gdb.Command):
             rnp = rs["node"][i]
             tasks = ["%s%s" % ("*" if int(t["rcu_blocks_gp"]) else "",
                                t["name"].string())
-                     for t in blkd_tasks(rnp)]
+                     for t in tasks_on(rnp["blkd_tasks"],
+                                       "rcu_node_entry")]
             gdb.write("%-5d %-5d %-7s %#18x %#18x %#18x %8d %4d %4d  %s\n" % (
                 i, int(rnp["level"]),
                 "%d-%d" % (int(rnp["grplo"]), int(rnp["grphi"])),

@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The gdb side of the helpers' batch test (run by tools/gdb/test.py).
+"""What the gdb helpers' batch sessions share (session_rcupreempt.py and
+session_tree.py, run inside gdb by tools/gdb/test.py, which gives gdb's
+Python the repository root in PYTHONPATH so that they import this).
 
-Runs inside gdb, attached to a QEMU that waits at reset.  Stops twice:
-  1. in the NMI handler of the rcu_nmi_reader_on_idle_cpu test, inside its
-     20 ms reader on a CPU that was dynticks-idle;
-  2. in rcu_try_flip_waitack_needed(): the grace-period machine, with
-     fliplock held by the stopped CPU, in the waitack state.
-At each stop it runs every helper and checks their output against values
-it reads itself with plain gdb expressions (not through the helpers).
-Then it loads each broken copy of the helpers (DYNRCU_GDB_MUTANTS) at the
-same stops and requires each to fail at least one check.
+A session attaches to a QEMU that waits at reset, stops where its kernel
+test is in the state to look at, runs the helpers and checks their output
+against values it reads itself with plain gdb expressions (never through
+the helpers).  Then it loads each broken copy of the helpers
+(DYNRCU_GDB_MUTANTS) at the same stop and requires each to fail at least
+one check.  It prints "ok N - what" / "not ok N - what" lines, which
+test.py counts.
 
-Prints "ok N - what" / "not ok N - what" lines; test.py counts them.
+A session script runs in gdb's __main__, where "source" also puts the
+helpers' names (tools/gdb/dynrcu.py): the names here must not be theirs.
 """
 
 import os
-import re
 import time
 
 import gdb
@@ -25,8 +25,7 @@ MUTANTS = [m for m in os.environ.get("DYNRCU_GDB_MUTANTS", "").split(":")
            if m]
 PORT = os.environ["DYNRCU_GDB_PORT"]
 results = []
-FLIP = {0: "seen", 1: "flipped"}
-MB = {0: "done", 1: "needed"}
+LIST_LIMIT = 10000      # a corrupt list may loop
 
 
 def ev(expr):
@@ -52,165 +51,22 @@ def online():
     return [c for c in range(words * 64) if mask >> c & 1]
 
 
-def task_list():
-    """Every task, walked with plain expressions."""
-    off = int(ev("(unsigned long)&((struct task *)0)->all_list"))
-    head = int(ev("(unsigned long)&all_tasks"))
-    node = int(ev("(unsigned long)all_tasks.next"))
+def task_exprs(head, member):
+    """Each struct task on the list at expression head, linked through
+    member, as an expression "((struct task *)ADDR)"."""
+    off = int(ev("(unsigned long)&((struct task *)0)->%s" % member))
+    stop = int(ev("(unsigned long)&" + head))
+    node = int(ev("(unsigned long)(%s).next" % head))
     out = []
-    while node != head and len(out) < 10000:
-        t = "((struct task *)%d)" % (node - off)
-        out.append((int(ev(t + "->pid")), ev(t + "->name").string(),
-                    int(ev(t + "->rcu_read_lock_nesting"))))
+    while node != stop and len(out) < LIST_LIMIT:
+        out.append("((struct task *)%d)" % (node - off))
         node = int(ev("(unsigned long)((struct list_head *)%d)->next"
                       % node))
     return out
 
 
-def check_cpus(quiet, me):
-    """rcu-cpus against the raw per-CPU state.  me: the stopped CPU."""
-    out = run("rcu-cpus").splitlines()
-    ok = True
-    rows = [l for l in out[1:] if l.strip()]
-    ok &= report(len(rows) == len(online()),
-                 "rcu-cpus: one line per online CPU (%d)" % len(online()),
-                 quiet)
-    for line, cpu in zip(rows, online()):
-        f = line[1:].split()
-        r = "rcu_data[%d]." % cpu
-        want = [str(cpu), str(int(ev(r + "dynticks_progress_counter"))),
-                str(int(ev(r + "rcu_dyntick_snapshot"))),
-                str(int(ev(r + "rcu_update_flag"))),
-                FLIP[int(ev(r + "rcu_flip_flag"))],
-                MB[int(ev(r + "rcu_mb_flag"))],
-                str(int(ev(r + "rcu_flipctr[0]"))),
-                str(int(ev(r + "rcu_flipctr[1]"))),
-                str(int(ev(r + "completed"))),
-                # RCU's idea of idle: an even counter.
-                "no" if int(ev(r + "dynticks_progress_counter")) & 1
-                else "yes"]
-        task = ev("percpu_areas[%d]->curr_task->name" % cpu).string()
-        ok &= report(f[:10] == want and f[-1] == task,
-                     "rcu-cpus cpu%d: %s matches %s task %s"
-                     % (cpu, f, want, task), quiet)
-        ok &= report((line[0] == "*") == (cpu == me),
-                     "rcu-cpus cpu%d: '*' marks the stopped CPU %d"
-                     % (cpu, me), quiet)
-    return ok, rows
-
-
-def check_percpu(quiet, me):
-    ok = True
-    for cpu in online():
-        got = int(ev('$percpu("cpu", %d)' % cpu))
-        dyn = int(ev('$percpu("dynticks_progress_counter", %d)' % cpu))
-        ticks = int(ev('$percpu("stats.ticks", %d)' % cpu))
-        want = (cpu, int(ev("rcu_data[%d].dynticks_progress_counter" % cpu)),
-                int(ev("percpu_areas[%d]->stats.ticks" % cpu)))
-        ok &= report((got, dyn, ticks) == want,
-                     '$percpu("cpu"/"dynticks_progress_counter"/'
-                     '"stats.ticks", %d) = %s, want %s'
-                     % (cpu, (got, dyn, ticks), want), quiet)
-    got = int(ev('$percpu("cpu")'))
-    ok &= report(got == me, '$percpu("cpu") = %d: the stopped CPU %d'
-                 % (got, me), quiet)
-    return ok
-
-
-def check_readers(quiet, expect=None):
-    out = run("rcu-readers")
-    want = [(p, n, k) for p, n, k in task_list() if k]
-    got = []
-    for line in out.splitlines():
-        m = re.match(r"\s*(\d+) (\S+)\s+(\d+)\s+\d+\s", line)
-        if m:
-            got.append((int(m.group(1)), m.group(2), int(m.group(3))))
-    ok = report(sorted(got) == sorted(want) and
-                ("%d reader" % len(want)) in out,
-                "rcu-readers lists %s" % (want,), quiet)
-    if expect:
-        ok &= report(any(n == expect for _, n, _ in got),
-                     "rcu-readers shows %s" % expect, quiet)
-    return ok
-
-
-def check_gp(quiet, me, state, in_flip=False):
-    """rcu-gp against the raw state.  in_flip: stopped inside the flip
-    machine, so fliplock must show as held by the stopped CPU (in any
-    other stop it may be free whatever the state)."""
-    out = run("rcu-gp")
-    completed = int(ev("rcu_ctrlblk.completed"))
-    ok = report(("completed %d " % completed) in out and
-                ("state %s " % state) in out,
-                "rcu-gp: completed %d, state %s" % (completed, state), quiet)
-    if in_flip:
-        ok &= report("fliplock held by cpu %d" % me in out,
-                     "rcu-gp: fliplock held by cpu %d" % me, quiet)
-    for cpu in online():
-        lens = []
-        for lst in ("nextlist", "waitlist[0]", "waitlist[1]", "donelist"):
-            n = 0
-            p = int(ev("(unsigned long)rcu_data[%d].%s" % (cpu, lst)))
-            while p and n < 100000:
-                n += 1
-                p = int(ev("(unsigned long)((struct rcu_head *)%d)->next"
-                           % p))
-            lens.append(n)
-        row = [l for l in out.splitlines() if l.split()[:1] == [str(cpu)]]
-        got = [int(x) for x in row[0].split()[1:5]] if row else None
-        ok &= report(got == lens, "rcu-gp cpu%d: list lengths %s, want %s"
-                     % (cpu, got, lens), quiet)
-    return ok
-
-
-def stop1(quiet):
-    me = int(ev("rcu_ctrlblk.fliplock.owner_cpu"))
-    ok, _ = check_cpus(quiet, me)
-    ok &= check_gp(quiet, me, "waitack", in_flip=True)
-    ok &= check_percpu(quiet, me)
-    ok &= check_readers(quiet)
-    return ok
-
-
-def stop2(quiet):
-    me = int(ev("hr.target"))
-    pc = int(ev("percpu_areas[%d]->preempt_count" % me))
-    ok = report(pc & (0xf << 20) != 0,
-                "stopped in NMI context on cpu%d (preempt_count %#x)"
-                % (me, pc), quiet)
-    good, rows = check_cpus(quiet, me)
-    ok &= good
-    row = [r for r in rows if r[1:].split()[:1] == [str(me)]]
-    ok &= report(bool(row) and row[0].split()[-2] == "nmi" and
-                 row[0].split()[-3] == "no" and row[0][1:].split()[3] == "1",
-                 "rcu-cpus: cpu%d in nmi, not idle, rcu_update_flag 1: %s"
-                 % (me, row), quiet)
-    ok &= check_gp(quiet, me, ["idle", "waitack", "waitzero", "waitmb"]
-                   [int(ev("rcu_ctrlblk.rcu_try_flip_state"))])
-    ok &= check_percpu(quiet, me)
-    ok &= check_readers(quiet, expect="idle/%d" % me)
-    return ok
-
-
-def mutants(stop, caught):
-    """Load each broken helper at this stop; note the ones a check fails."""
-    for m in MUTANTS:
-        gdb.execute("source " + m)
-        try:
-            if not stop(True):
-                caught.add(m)
-        except gdb.error:
-            caught.add(m)       # a helper that errors out is caught too
-    gdb.execute("source " + HELPERS)
-
-
-def show(n):
-    print("# stop %d: %s" % (n, run("frame").splitlines()[0]), flush=True)
-    print(run("rcu-cpus") + run("rcu-gp") + run("rcu-readers"), flush=True)
-
-
-def main():
-    caught = set()
+def start():
+    """Load the helpers and attach to the waiting QEMU."""
     gdb.execute("set pagination off")
     gdb.execute("set confirm off")
     gdb.execute("source " + HELPERS)
@@ -224,35 +80,45 @@ def main():
                 raise
             time.sleep(0.25)
 
-    # The NMI test runs first (tests run in link order): stop in its
-    # handler's reader, on the CPU that took the NMI.
-    gdb.execute("break nmi_reader")
-    gdb.execute("continue")
-    gdb.execute("delete")
-    thread = gdb.selected_thread().num
-    gdb.execute("break rcu_batches_completed thread %d" % thread)
-    gdb.execute("continue")
-    gdb.execute("delete")
-    show(1)
-    print("# backtrace in the NMI:\n" + run("bt 8"), flush=True)
-    stop2(False)
-    mutants(stop2, caught)
 
-    # Then the grace-period machine, in the waitack state.
-    gdb.execute("break rcu_try_flip_waitack_needed")
+def stop_at(symbol, thread=None):
+    """Continue to symbol (on one gdb thread if given), then remove the
+    breakpoint."""
+    gdb.execute("break " + symbol +
+                ("" if thread is None else " thread %d" % thread))
     gdb.execute("continue")
     gdb.execute("delete")
-    show(2)
-    stop1(False)
-    mutants(stop1, caught)
+
+
+def mutants(stop, caught):
+    """Load each broken helper at this stop; note the ones a check fails
+    (or that error out), then load the real helpers again."""
+    for m in MUTANTS:
+        gdb.execute("source " + m)
+        try:
+            if not stop(True):
+                caught.add(m)
+        except (gdb.error, IndexError, ValueError):
+            caught.add(m)
+    gdb.execute("source " + HELPERS)
+
+
+def finish(name, caught):
+    """One check per broken helper, then the session's summary line."""
     for m in MUTANTS:
         report(m in caught, "broken helper %s is caught"
                % os.path.basename(m)[:-3])
-    print("# session: %d checks, %d failed"
-          % (len(results), results.count(False)), flush=True)
+    print("# %s: %d checks, %d failed"
+          % (name, len(results), results.count(False)), flush=True)
 
 
-try:
-    main()
-except gdb.error as e:
-    print("not ok - gdb error: %s" % e, flush=True)
+def session(main):
+    """Run main(); an error ends the session as a failed check (a session
+    cut short must not pass on the checks it ran)."""
+    try:
+        main()
+    except gdb.error as e:
+        print("not ok - gdb error: %s" % e, flush=True)
+    except Exception as e:
+        print("not ok - session error: %s: %s" % (type(e).__name__, e),
+              flush=True)

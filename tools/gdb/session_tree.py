@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The gdb side of the rcu=tree helpers' batch test (run by tools/gdb/test.py).
+"""The gdb side of the rcu=tree helpers' batch test (run by
+tools/gdb/test.py; what every session does is in session.py).
 
 QEMU boots rcu=tree with tests=rcu_tree_blocked_reader and waits at reset.
 The session stops in poll_state_synchronize_rcu_tree(), called while the
@@ -8,45 +9,14 @@ blkd_tasks, holding a grace period in progress), runs rcu-tree-cpus and
 rcu-tree-gp, and checks each column against plain gdb expressions.  Then
 it loads each broken copy of the helpers (DYNRCU_GDB_MUTANTS) at the same
 stop and requires each to fail at least one check.
-
-Prints "ok N - what" / "not ok N - what" lines; test.py counts them.
 """
 
-import os
 import re
-import time
 
-import gdb
+from tools.gdb.session import (ev, finish, mutants, online, report, run,
+                               session, start, stop_at, task_exprs)
 
-HELPERS = os.environ["DYNRCU_GDB_HELPERS"]
-MUTANTS = [m for m in os.environ.get("DYNRCU_GDB_MUTANTS", "").split(":")
-           if m]
-PORT = os.environ["DYNRCU_GDB_PORT"]
-results = []
 NONIDLE = (0xffffffffffffffff >> 2) + 1
-
-
-def ev(expr):
-    return gdb.parse_and_eval(expr)
-
-
-def run(cmd):
-    return gdb.execute(cmd, to_string=True)
-
-
-def report(ok, what, quiet=False):
-    if not quiet:
-        results.append(ok)
-        print("%sok %d - %s" % ("" if ok else "not ", len(results), what),
-              flush=True)
-    return ok
-
-
-def online():
-    words = int(ev("sizeof(cpu_online_mask.bits) / sizeof(u64)"))
-    mask = sum(int(ev("cpu_online_mask.bits[%d]" % i)) << (64 * i)
-               for i in range(words))
-    return [c for c in range(words * 64) if mask >> c & 1]
 
 
 def check_cpus(quiet):
@@ -95,15 +65,9 @@ def check_gp(quiet):
                      "rcu-tree-gp node %d: qsmask %s (gdb %#x)" % (
                          i, line[3], qs), quiet)
         # Is the held reader queued on this node, holding the GP?
-        off = int(ev("(unsigned long)&((struct task *)0)->rcu_node_entry"))
-        head = int(ev("(unsigned long)&" + n + ".blkd_tasks"))
-        node = int(ev(n + ".blkd_tasks.next"))
-        names = []
-        while node != head and len(names) < 100:
-            t = "((struct task *)%d)" % (node - off)
-            names.append(("*" if int(ev(t + "->rcu_blocks_gp")) else "") +
-                         ev(t + "->name").string())
-            node = int(ev(t + "->rcu_node_entry.next"))
+        names = [("*" if int(ev(t + "->rcu_blocks_gp")) else "") +
+                 ev(t + "->name").string()
+                 for t in task_exprs(n + ".blkd_tasks", "rcu_node_entry")]
         shown = line[9:] if line[9:] != ["-"] else []
         ok &= report(shown == names,
                      "rcu-tree-gp node %d: blocked tasks %s (gdb %s)" % (
@@ -121,38 +85,14 @@ def stop(quiet):
 
 
 def main():
-    for attempt in range(40):
-        try:
-            gdb.execute("target remote 127.0.0.1:" + PORT)
-            break
-        except gdb.error:
-            if attempt == 39:
-                raise
-            time.sleep(0.25)
-    gdb.execute("source " + HELPERS)
-    gdb.execute("break poll_state_synchronize_rcu_tree")
-    gdb.execute("continue")
-    gdb.execute("delete")
+    start()
+    stop_at("poll_state_synchronize_rcu_tree")
     print("# rcu-tree-gp:\n" + run("rcu-tree-gp"), flush=True)
     print("# rcu-tree-cpus:\n" + run("rcu-tree-cpus"), flush=True)
     stop(False)
     caught = set()
-    for m in MUTANTS:
-        gdb.execute("source " + m)
-        try:
-            if not stop(True):
-                caught.add(m)
-        except (gdb.error, IndexError, ValueError):
-            caught.add(m)
-    gdb.execute("source " + HELPERS)
-    for m in MUTANTS:
-        report(m in caught, "broken helper %s is caught"
-               % os.path.basename(m)[:-3])
-    print("# session_tree: %d checks, %d failed"
-          % (len(results), results.count(False)), flush=True)
+    mutants(stop, caught)
+    finish("session_tree", caught)
 
 
-try:
-    main()
-except gdb.error as e:
-    print("not ok - gdb error: %s" % e, flush=True)
+session(main)

@@ -5,8 +5,9 @@ kernel.
 
 Boots build/kernel.elf in QEMU (TCG, -S, gdb stub on a free local port)
 with tests=rcu_sync_basic,rcu_nmi_reader_on_idle_cpu, runs gdb -batch with
-tools/gdb/session.py, which stops in the grace-period machine and in an
-NMI handler, runs every helper, and checks their output.  It also loads
+tools/gdb/session_rcupreempt.py, which stops in the grace-period machine
+and in an NMI handler, runs every helper, and checks their output; then
+the same with rcu=tree and session_tree.py.  It also loads
 broken copies of the helpers (MUTANTS below) at the same stops and
 requires each to be caught, so a check that cannot fail fails the suite.
 
@@ -20,13 +21,13 @@ import subprocess
 import sys
 import tempfile
 
+from tools.qemu import ROOT, qemu_cmd
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402
 
 CMDLINE = "tests=rcu_sync_basic,rcu_nmi_reader_on_idle_cpu"
-# The rcu=tree helpers' session (session_tree.py).
+# The rcu=tree helpers' session (session_tree.py); the rcu=rcupreempt
+# one is session_rcupreempt.py.
 TREE_CMDLINE = "rcu=tree tests=rcu_tree_blocked_reader"
 CPUS = 4
 TIMEOUT = 240
@@ -93,13 +94,16 @@ def session(kernel, logdir, cmdline, script, mutants, tag):
     """One QEMU stopped at reset and one gdb -batch running script."""
     port = free_port()
     accel = os.environ.get("ACCEL") or "tcg"
-    qemu = harness.qemu_cmd(accel, None, CPUS,
-                            ["-kernel", kernel, "-append", cmdline, "-S",
-                             "-gdb", f"tcp:127.0.0.1:{port}"])
+    qemu = qemu_cmd(accel, None, CPUS,
+                    ["-kernel", kernel, "-append", cmdline, "-S",
+                     "-gdb", f"tcp:127.0.0.1:{port}"])
     with tempfile.TemporaryDirectory() as tmp, \
             open(os.path.join(logdir, f"gdb-test{tag}-console.log"),
                  "w") as con:
-        env = dict(os.environ,
+        # gdb's Python is not started with -m: the repository root in
+        # PYTHONPATH lets the session import tools.gdb.session, as
+        # python3 -m does from the root.
+        env = dict(os.environ, PYTHONPATH=ROOT,
                    DYNRCU_GDB_HELPERS=os.path.join(HERE, "dynrcu.py"),
                    DYNRCU_GDB_MUTANTS=":".join(make_mutants(tmp, mutants)),
                    DYNRCU_GDB_PORT=str(port))
@@ -130,7 +134,8 @@ def main():
     logdir = os.path.join(ROOT, "build", "logs")
     os.makedirs(logdir, exist_ok=True)
     passed = failed = 0
-    out = session(kernel, logdir, CMDLINE, "session.py", MUTANTS, "")
+    out = session(kernel, logdir, CMDLINE, "session_rcupreempt.py", MUTANTS,
+                  "")
     out += "\n" + session(kernel, logdir, TREE_CMDLINE, "session_tree.py",
                           TREE_MUTANTS, "-tree")
     for line in out.splitlines():
