@@ -96,6 +96,13 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
         os.set_blocking(p.stdout.fileno(), False)
         timed_out = False
         while True:
+            # Whether QEMU had exited is read before the pipe: everything
+            # it wrote is then in the pipe, and this read takes it (to
+            # EOF).  Read the other way round, QEMU could write its last
+            # lines and exit between an empty read and the exit check,
+            # and those lines were lost: under load, a whole short boot's
+            # console (the bad-option error of torture_bad_option).
+            exited = p.poll() is not None
             chunk = p.stdout.read()
             if chunk:
                 text = chunk.decode(errors="replace")
@@ -113,7 +120,7 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
                 if live:
                     sys.stdout.write(text)
                     sys.stdout.flush()
-            if p.poll() is not None and not chunk:
+            if exited and not chunk:
                 break
             if events is not None and "first_error_wall" in events and \
                     not events.get("no_grace") and \

@@ -66,6 +66,7 @@ void arch_exit(bool pass)
 {
 	/* Bounded: the console lock may never be free (see printk.c). */
 	printk_flush_nmi_emergency();
+	arch_console_flush();
 	outl(DEBUG_EXIT_PORT, pass ? DEBUG_EXIT_PASS : DEBUG_EXIT_FAIL);
 	/* No isa-debug-exit device: stop here. */
 	arch_halt_forever();

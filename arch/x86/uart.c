@@ -11,6 +11,17 @@
 #define UART_MCR	4	/* modem control */
 #define UART_LSR	5	/* line status */
 #define UART_LSR_THRE	0x20	/* transmit holding register empty */
+#define UART_LSR_TEMT	0x40	/* FIFO and shift register both empty */
+
+/*
+ * How many status reads a character may wait for room.  QEMU holds the
+ * byte in its FIFO while the host side of the console (a pipe to the
+ * harness) is full, and empties it when the reader catches up: on a
+ * loaded host that can take a second or more.  A character written to a
+ * full FIFO is dropped, so the bound is long (several seconds of status
+ * reads under TCG); it only keeps a missing UART from hanging us.
+ */
+#define UART_WAIT_LOOPS	10000000
 
 void arch_console_init(void)
 {
@@ -25,9 +36,20 @@ void arch_console_init(void)
 
 void arch_console_putc(char c)
 {
-	/* Bounded wait: a missing UART must not hang the kernel. */
-	for (int i = 0; i < 100000; i++)
+	for (int i = 0; i < UART_WAIT_LOOPS; i++)
 		if (inb(COM1 + UART_LSR) & UART_LSR_THRE)
 			break;
 	outb(COM1 + UART_THR, (u8)c);
+}
+
+void arch_console_flush(void)
+{
+	/*
+	 * Until the last byte has left the UART: leaving QEMU with bytes
+	 * still in its FIFO would lose them, the run's last lines (the
+	 * error that says why it stopped).
+	 */
+	for (int i = 0; i < UART_WAIT_LOOPS; i++)
+		if (inb(COM1 + UART_LSR) & UART_LSR_TEMT)
+			break;
 }

@@ -32,6 +32,8 @@ void arch_cpu_init(struct percpu *pc);
 
 void arch_console_init(void);
 void arch_console_putc(char c);
+/* Wait until everything written to the console has left the UART. */
+void arch_console_flush(void);
 
 /* Leave QEMU through isa-debug-exit: pass -> exit status 33. */
 __noreturn void arch_exit(bool pass);
