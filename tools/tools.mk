@@ -64,3 +64,9 @@ docs-figures:
 	done; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
 		"trace or make bench first" >&2; exit 1; }
+
+# make test with both cores kept busy by TCG torture boots (tools/load.sh):
+# the timing checks must hold on a loaded host, not only on a quiet one.
+.PHONY: test-under-load
+test-under-load: deps-run
+	tools/load.sh
