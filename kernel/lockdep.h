@@ -5,7 +5,7 @@
  * validator behind them: each tests the one fact it names, now, on this
  * CPU.  A failure is a WARN_ONCE naming the function that was called in
  * the wrong state (__func__ where the macro is used), e.g.
- *   WARNING: at rcu/tree/tree.c:210: rcu_report_qs_rnp() called without
+ *   WARNING: at rcu/tree/tree.c:206: rcu_report_qs_rnp() called without
  *   rcu_node held (holder cpu -1)
  * on one line, which ends a test run (panic_on_warn, kernel/panic.c).
  *

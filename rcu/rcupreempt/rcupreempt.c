@@ -214,7 +214,7 @@ static void __rcu_advance_callbacks(struct rcu_data *rdp)
 	int i;
 
 	lockdep_assert_held(&rdp->lock);
-	/* The ack must not land between a reader's two steps on this CPU. */
+	/* The tick takes rdp->lock too, and the ack speaks for this CPU. */
 	lockdep_assert_irqs_disabled();
 	if (rdp->completed != completed) {
 		/* waitlist[last] has waited out enough flips: it is done. */
