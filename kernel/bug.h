@@ -29,6 +29,20 @@ extern unsigned int panic_on_warn, panic_on_rcu_stall;
 	unlikely(__c);							\
 })
 #define WARN_ON(cond)	WARN(cond, "WARN_ON(%s)", #cond)
+/*
+ * Reports the first failure at this site only (a check in the tick would
+ * otherwise fill the console when panic_on_warn is off).  The flag is
+ * per site and racy: two CPUs failing at once may both report.
+ */
+#define WARN_ONCE(cond, fmt, ...) ({					\
+	static bool __warned;						\
+	int __c = !!(cond);						\
+	if (unlikely(__c) && !READ_ONCE(__warned)) {			\
+		WRITE_ONCE(__warned, true);				\
+		warn_slowpath(__FILE__, __LINE__, fmt, ##__VA_ARGS__);	\
+	}								\
+	unlikely(__c);							\
+})
 #define BUG_ON(cond) do {						\
 	if (unlikely(cond))						\
 		panic("BUG at %s:%d: %s", __FILE__, __LINE__, #cond);	\

@@ -79,7 +79,10 @@ static inline int rcu_seq_state(unsigned long s)
 	return s & RCU_SEQ_STATE_MASK;
 }
 
-/* Start a grace period: the caller holds the root rcu_node's lock. */
+/*
+ * Start a grace period.  Callers serialise: the root rcu_node's lock for
+ * rcu_state.gp_seq, exp_busy for the expedited sequence.
+ */
 static inline void rcu_seq_start(unsigned long *sp)
 {
 	WRITE_ONCE(*sp, *sp + 1);

@@ -24,6 +24,7 @@
 #include "kernel/compiler.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/trace.h"
@@ -49,6 +50,7 @@ void rcu_enter_nohz(void)
 	struct rcu_data *rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	long c;
 
+	lockdep_assert_irqs_disabled();
 	/*
 	 * Orders every access of this CPU's prior RCU read-side critical
 	 * sections before the store of the incremented
@@ -74,6 +76,7 @@ void rcu_exit_nohz(void)
 	struct rcu_data *rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	long c;
 
+	lockdep_assert_irqs_disabled();
 	c = READ_ONCE(rdp->dynticks_progress_counter) + 1;
 	WRITE_ONCE(rdp->dynticks_progress_counter, c);
 	/*
@@ -124,6 +127,8 @@ void rcu_irq_enter(void)
 	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
 	int f = READ_ONCE(rdp->rcu_update_flag);
 
+	/* Entered through an interrupt gate or the NMI: IF is clear. */
+	lockdep_assert_irqs_disabled();
 	/* Nested inside a handler that woke this CPU from idle: count it. */
 	if (f)
 		WRITE_ONCE(rdp->rcu_update_flag, f + 1);
@@ -163,6 +168,8 @@ void rcu_irq_exit(void)
 	int f = READ_ONCE(rdp->rcu_update_flag);
 	long c;
 
+	/* irq_exit() runs softirqs with IRQs on, but calls us with them off. */
+	lockdep_assert_irqs_disabled();
 	if (f) {
 		WRITE_ONCE(rdp->rcu_update_flag, f - 1);
 		if (f - 1)

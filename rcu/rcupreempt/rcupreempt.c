@@ -16,6 +16,7 @@
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -212,6 +213,9 @@ static void __rcu_advance_callbacks(struct rcu_data *rdp)
 	long completed = READ_ONCE(rcu_ctrlblk.completed);
 	int i;
 
+	lockdep_assert_held(&rdp->lock);
+	/* The tick takes rdp->lock too, and the ack speaks for this CPU. */
+	lockdep_assert_irqs_disabled();
 	if (rdp->completed != completed) {
 		/* waitlist[last] has waited out enough flips: it is done. */
 		if (rdp->waitlist[GP_STAGES - 1] != NULL) {
@@ -429,6 +433,7 @@ static void rcu_check_mb(int cpu)
 {
 	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
 
+	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(rdp->rcu_mb_flag) == rcu_mb_needed) {
 		/*
 		 * Orders every access of this CPU's prior RCU read-side
@@ -449,6 +454,8 @@ void rcu_check_callbacks(int cpu)
 	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
 	int have_done;
 
+	lockdep_assert_irqs_disabled();
+	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	rcu_check_mb(cpu);
 	if (READ_ONCE(rcu_ctrlblk.completed) == rdp->completed)
 		rcu_try_flip();
@@ -471,6 +478,7 @@ void rcu_process_callbacks(void)
 	struct rcu_data *rdp;
 	u64 n = 0;
 
+	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	local_irq_save(flags);
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
 	spin_lock(&rdp->lock);
@@ -508,6 +516,7 @@ void rcupreempt_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *he
 	unsigned long flags;
 	struct rcu_data *rdp;
 
+	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	head->func = func;
 	head->next = NULL;
 	local_irq_save(flags);

@@ -148,7 +148,7 @@ extern unsigned int rcu_cpu_stall_timeout;
  */
 extern void (*rcu_read_lock_delay_hook)(void);
 
-/* rcu/rcupreempt/rcupreempt_stats.c: called with fliplock held. */
+/* rcu/rcupreempt/rcupreempt_stats.c: state_change with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);
 

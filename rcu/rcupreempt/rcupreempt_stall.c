@@ -14,6 +14,7 @@
  */
 #include "kernel/compiler.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -34,6 +35,7 @@ static u64 rcu_stall_next_ns;		/* when to report (again) */
 
 void rcu_stall_gp_start(u64 now)
 {
+	lockdep_assert_held(&rcu_ctrlblk.fliplock);
 	rcu_gp_start_ns = now;
 	rcu_stall_next_ns = now + (u64)rcu_cpu_stall_timeout * NSEC_PER_SEC;
 }
@@ -110,6 +112,7 @@ void rcu_stall_report(u64 now)
 
 void rcu_stall_check(u64 now)
 {
+	lockdep_assert_held(&rcu_ctrlblk.fliplock);
 	if (rcu_cpu_stall_timeout == 0 || now < rcu_stall_next_ns)
 		return;
 	rcu_stall_next_ns = now + (u64)rcu_cpu_stall_timeout *

@@ -8,6 +8,7 @@
  */
 #include "kernel/compiler.h"
 #include "kernel/ktap.h"
+#include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
 #include "rcu/rcupreempt/rcupreempt.h"
@@ -49,6 +50,7 @@ void rcu_stats_state_change(int from, int to, u64 now)
 {
 	u64 lat;
 
+	lockdep_assert_held(&rcu_ctrlblk.fliplock);
 	rcu_stats.state_ns[from] += now - rcu_stats.state_enter_ns;
 	rcu_stats.state_enter_ns = now;
 	if (from == rcu_try_flip_idle_state) {

@@ -17,6 +17,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
+#include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/trace.h"
 #include "rcu/tree/context_tracking.h"
@@ -69,6 +70,7 @@ void ct_idle_enter(void)
 	struct context_tracking *ct = this_ct();
 	int seq;
 
+	lockdep_assert_irqs_disabled();
 	WARN(READ_ONCE(ct->nmi_nesting) != CT_NESTING_IRQ_NONIDLE,
 	     "ct_idle_enter: cpu %d nmi_nesting %ld", raw_smp_processor_id(),
 	     READ_ONCE(ct->nmi_nesting));
@@ -84,6 +86,7 @@ void ct_idle_exit(void)
 	struct context_tracking *ct = this_ct();
 	int seq;
 
+	lockdep_assert_irqs_disabled();
 	seq = ct_state_inc(CT_RCU_WATCHING - CT_STATE_IDLE);
 	trace_event(TRACE_DYNTICKS, 0, (u32)seq);
 	WRITE_ONCE(ct->nesting, 1);
@@ -141,13 +144,19 @@ void ct_nmi_exit(void)
 	trace_event(TRACE_DYNTICKS, 2, (u32)seq);
 }
 
-/* IRQs share the NMI path, as in Linux. */
+/*
+ * IRQs share the NMI path, as in Linux.  The IRQ entry points check that
+ * IRQs are off, as Linux's do; the NMI ones need no check, since the
+ * hardware masks IRQs for an NMI and nothing else calls them.
+ */
 void ct_irq_enter(void)
 {
+	lockdep_assert_irqs_disabled();
 	ct_nmi_enter();
 }
 
 void ct_irq_exit(void)
 {
+	lockdep_assert_irqs_disabled();
 	ct_nmi_exit();
 }

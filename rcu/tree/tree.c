@@ -202,6 +202,9 @@ void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
 		       unsigned long gps, unsigned long flags)
 {
 	for (;;) {
+		/* Each level: the lock taken hand over hand below. */
+		raw_lockdep_assert_held_rcu_node(rnp);
+		lockdep_assert_irqs_disabled();
 		if (!(rnp->qsmask & mask) || rnp->gp_seq != gps) {
 			/* Already reported, or another grace period. */
 			spin_unlock_irqrestore(&rnp->lock, flags);
@@ -235,6 +238,8 @@ void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)
 	unsigned long gps = rnp->gp_seq, mask;
 	struct rcu_node *parent = rnp->parent;
 
+	raw_lockdep_assert_held_rcu_node(rnp);
+	lockdep_assert_irqs_disabled();
 	if (!rcu_seq_state(gps) || rnp->qsmask != 0 ||
 	    rcu_preempt_blocked_readers_cgp(rnp)) {
 		spin_unlock_irqrestore(&rnp->lock, flags);
@@ -258,6 +263,7 @@ void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)
  */
 static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
 {
+	lockdep_assert_held(&rdp->lock);
 	if (rcu_segcblist_empty(&rdp->cblist))
 		return false;
 	/* The snapshot's barrier orders the enqueue before the request. */
@@ -271,6 +277,7 @@ static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
  */
 static bool rcu_advance_cbs(struct rcu_node *rnp, struct rcu_tree_data *rdp)
 {
+	lockdep_assert_held(&rdp->lock);
 	rcu_segcblist_advance(&rdp->cblist, rnp->gp_seq);
 	return rcu_segcblist_ready_cbs(&rdp->cblist);
 }
@@ -286,6 +293,8 @@ bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
 {
 	bool ready;
 
+	raw_lockdep_assert_held_rcu_node(rnp);
+	lockdep_assert_irqs_disabled();
 	if (rdp->gp_seq == rnp->gp_seq)
 		return false;
 	spin_lock(&rdp->lock);
@@ -313,6 +322,8 @@ void rcu_report_qs_rdp(struct rcu_tree_data *rdp)
 	unsigned long flags;
 	bool ready;
 
+	lockdep_assert_irqs_disabled();
+	lockdep_assert_not_in_nmi();	/* takes the rcu_node lock */
 	/* Lockless filter: nothing new, and nothing owed. */
 	if (READ_ONCE(rnp->gp_seq) == rdp->gp_seq && !rdp->core_needs_qs) {
 		rdp->cpu_no_qs = false;
@@ -560,6 +571,7 @@ static void rcu_sched_clock_irq_tree(int cpu)
 	unsigned long s = 0;
 	bool need_gp, ready;
 
+	lockdep_assert_irqs_disabled();
 	/*
 	 * Outside any reader (the interrupted task's and every handler's
 	 * readers count on current), the tick is a quiescent state.
@@ -604,6 +616,7 @@ static void rcu_do_batch(void)
 	struct rcu_head *list, *next;
 	long n;
 
+	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	local_irq_save(flags);
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
@@ -633,6 +646,7 @@ static void call_rcu_tree(struct rcu_head *head,
 	unsigned long flags, s = 0;
 	bool need_gp;
 
+	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	head->func = func;
 	local_irq_save(flags);
 	rdp = &rcu_tree_data[raw_smp_processor_id()];

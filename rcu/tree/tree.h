@@ -10,6 +10,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/list.h"
+#include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
@@ -125,6 +126,10 @@ extern struct rcu_state rcu_state;
 extern struct rcu_tree_data rcu_tree_data[NR_CPUS];
 extern unsigned int rcu_fanout_leaf;
 extern unsigned int rcu_fanout;
+
+/* The caller holds rnp's lock (Linux 6.12 names it the same). */
+#define raw_lockdep_assert_held_rcu_node(rnp) \
+	lockdep_assert_held(&(rnp)->lock)
 
 #define rcu_get_root()	(&rcu_state.node[0])
 static inline bool rcu_is_leaf_node(struct rcu_node *rnp)

@@ -28,6 +28,8 @@ static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
 	for (;;) {
 		unsigned long mask;
 
+		raw_lockdep_assert_held_rcu_node(rnp);
+		lockdep_assert_irqs_disabled();
 		if (rnp->expmask || rnp->n_exp_tasks) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return;
@@ -58,6 +60,7 @@ void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask)
 {
 	unsigned long flags;
 
+	lockdep_assert_not_in_nmi();	/* takes the rcu_node lock */
 	spin_lock_irqsave(&rnp->lock, flags);
 	if (mask && !(rnp->expmask & mask)) {
 		spin_unlock_irqrestore(&rnp->lock, flags);

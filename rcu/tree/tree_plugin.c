@@ -65,6 +65,8 @@ bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp)
 static void rcu_preempt_ctxt_queue(struct rcu_node *rnp,
 				   struct rcu_tree_data *rdp, struct task *t)
 {
+	raw_lockdep_assert_held_rcu_node(rnp);
+	lockdep_assert_irqs_disabled();
 	list_add_tail(&t->rcu_node_entry, &rnp->blkd_tasks);
 	t->rcu_blocked_node = rnp;
 	WRITE_ONCE(t->rcu_read_unlock_special.b.blocked, 1);
@@ -78,11 +80,15 @@ static void rcu_preempt_ctxt_queue(struct rcu_node *rnp,
 	}
 }
 
-/* A new grace period: every task already queued holds it. */
+/*
+ * A new grace period: every task already queued holds it (rnp->lock
+ * held).
+ */
 void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp)
 {
 	struct task *t;
 
+	raw_lockdep_assert_held_rcu_node(rnp);
 	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry) {
 		if (!t->rcu_blocks_gp) {
 			t->rcu_blocks_gp = 1;
@@ -161,6 +167,7 @@ void rcu_flavor_sched_clock_irq(int cpu)
 	struct task *t = current;
 	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 
+	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(t->rcu_read_lock_nesting) == 0) {
 		if (unlikely(READ_ONCE(t->rcu_read_unlock_special.s)))
 			rcu_read_unlock_special(t);
@@ -182,6 +189,7 @@ void rcu_tree_note_context_switch(bool preempt)
 	struct rcu_node *rnp = rdp->mynode;
 
 	(void)preempt;
+	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(t->rcu_read_lock_nesting) > 0) {
 		if (!t->rcu_read_unlock_special.b.blocked) {
 			spin_lock(&rnp->lock);

@@ -72,6 +72,15 @@ static int state(void)
 	return rcu_ctrlblk.rcu_try_flip_state;
 }
 
+/*
+ * The interrupt flag of the code each handler interrupted, per CPU and
+ * nesting level: entry clears IF (an interrupt gate), exit restores it
+ * (iret), so the hooks run with IRQs off as in the kernel.
+ */
+#define SIM_MAX_IRQ_DEPTH	16
+static int sim_irq_if_off[NR_CPUS][SIM_MAX_IRQ_DEPTH];
+static int sim_irq_depth[NR_CPUS];
+
 static void sim_boot(int ncpus)
 {
 	int i;
@@ -96,6 +105,7 @@ static void sim_boot(int ncpus)
 		shim_register_task(&extra[i]);
 	}
 	sim_ncpus = ncpus;
+	memset(sim_irq_depth, 0, sizeof(sim_irq_depth));
 	shim_now_ns = 1000000;
 	rcu_cpu_stall_timeout = 0;	/* tests that want it turn it on */
 	rcupreempt_init();
@@ -109,6 +119,13 @@ static void sim_boot(int ncpus)
 static void sim_irq_enter(int cpu)
 {
 	shim_cpu = cpu;
+	if (sim_irq_depth[cpu] >= SIM_MAX_IRQ_DEPTH) {
+		printf("sim_irq_enter: cpu %d nested deeper than %d\n", cpu,
+		       SIM_MAX_IRQ_DEPTH);
+		exit(2);
+	}
+	sim_irq_if_off[cpu][sim_irq_depth[cpu]++] = shim_irqs_disabled();
+	shim_local_irq_disable();
 	rcu_irq_enter();
 	preempt_count_add(HARDIRQ_OFFSET);
 }
@@ -127,6 +144,30 @@ static void sim_irq_exit(int cpu)
 		shim_local_irq_disable();
 	}
 	rcu_irq_exit();
+	if (!sim_irq_if_off[cpu][--sim_irq_depth[cpu]])
+		shim_local_irq_enable();
+}
+
+/*
+ * The kernel's nmi_enter()/nmi_exit() around a handler: IRQs masked
+ * inside, as the hardware does.  NMIs do not nest: one saved flag.
+ */
+static int sim_nmi_if_off;
+
+static void sim_nmi_enter(void)
+{
+	sim_nmi_if_off = shim_irqs_disabled();
+	shim_local_irq_disable();
+	rcu_irq_enter();
+	preempt_count_add(NMI_OFFSET);
+}
+
+static void sim_nmi_exit(void)
+{
+	preempt_count_sub(NMI_OFFSET);
+	rcu_irq_exit();
+	if (!sim_nmi_if_off)
+		shim_local_irq_enable();
 }
 
 /* One scheduling-clock tick on cpu. */
@@ -356,13 +397,11 @@ static void test_dynticks_parity(void)
 	      "nested irq: counter %ld flag %d", ctr(1),
 	      rdp(1)->rcu_update_flag);
 	/* NMI inside the nested IRQ: the same path, NMI count. */
-	rcu_irq_enter();
-	preempt_count_add(NMI_OFFSET);
+	sim_nmi_enter();
 	CHECK(ctr(1) == 5 && rdp(1)->rcu_update_flag == 3,
 	      "nmi in nested irq: counter %ld flag %d", ctr(1),
 	      rdp(1)->rcu_update_flag);
-	preempt_count_sub(NMI_OFFSET);
-	rcu_irq_exit();
+	sim_nmi_exit();
 	CHECK(ctr(1) == 5 && rdp(1)->rcu_update_flag == 2,
 	      "after nmi: counter %ld flag %d", ctr(1),
 	      rdp(1)->rcu_update_flag);
@@ -381,13 +420,11 @@ static void test_dynticks_parity(void)
 
 	/* NMI straight into an idle CPU. */
 	shim_cpu = 1;
-	rcu_irq_enter();
-	preempt_count_add(NMI_OFFSET);
+	sim_nmi_enter();
 	CHECK(ctr(1) == 7 && rdp(1)->rcu_update_flag == 1,
 	      "nmi from idle: counter %ld flag %d", ctr(1),
 	      rdp(1)->rcu_update_flag);
-	preempt_count_sub(NMI_OFFSET);
-	rcu_irq_exit();
+	sim_nmi_exit();
 	CHECK(ctr(1) == 8 && rdp(1)->rcu_update_flag == 0,
 	      "nmi exit to idle: counter %ld flag %d", ctr(1),
 	      rdp(1)->rcu_update_flag);
@@ -474,12 +511,10 @@ static void test_dynticks_random(void)
 			break;
 		case 4:	/* NMI: enter and leave */
 			shim_cpu = 0;
-			rcu_irq_enter();
-			preempt_count_add(NMI_OFFSET);
+			sim_nmi_enter();
 			if ((ctr(0) & 1) == 0)
 				bad++;
-			preempt_count_sub(NMI_OFFSET);
-			rcu_irq_exit();
+			sim_nmi_exit();
 			break;
 		}
 		if ((ctr(0) & 1) != ((!idle || depth) ? 1 : 0))
@@ -509,16 +544,14 @@ static void sim_nmi(void)
 		rdp(shim_cpu)->rcu_flipctr[1];
 
 	nmi_runs++;
-	rcu_irq_enter();
-	preempt_count_add(NMI_OFFSET);
+	sim_nmi_enter();
 	if ((ctr(shim_cpu) & 1) == 0)
 		nmi_saw_even++;
 	__rcu_read_lock();
 	__rcu_read_lock();
 	__rcu_read_unlock();
 	__rcu_read_unlock();
-	preempt_count_sub(NMI_OFFSET);
-	rcu_irq_exit();
+	sim_nmi_exit();
 	nmi_flipctr_delta += rdp(shim_cpu)->rcu_flipctr[0] +
 		rdp(shim_cpu)->rcu_flipctr[1] - before;
 }
