@@ -81,12 +81,12 @@ void init_completion(struct completion *c)
 }
 
 /*
- * Test hook (tests/kernel/test_sched.c): spin this long between the
- * increment of done and the wake-up, to widen the window in which a waiter
- * could see done, return and reuse its stack frame.  Off (0) unless a
- * test sets it; one load and a not-taken branch otherwise.
+ * Test hook (tests/kernel/test_sched.c), called between the increment of
+ * done and the wake-up.  The test uses it to force the worst ordering: a
+ * waiter that can return with done seen does so before the wake-up runs.
+ * NULL unless a test sets it; one load and a not-taken branch otherwise.
  */
-u64 complete_delay_ns;
+void (*complete_hook)(struct completion *c);
 
 /*
  * As Linux: done and the wake-up under the wait-queue lock.  A waiter
@@ -100,8 +100,8 @@ void complete(struct completion *c)
 
 	spin_lock_irqsave(&c->wait.lock, flags);
 	c->done++;
-	if (unlikely(READ_ONCE(complete_delay_ns)))
-		busy_wait_ns(complete_delay_ns);
+	if (unlikely(READ_ONCE(complete_hook)))
+		READ_ONCE(complete_hook)(c);
 	__wake_up_all_locked(&c->wait);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
 }

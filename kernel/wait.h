@@ -28,7 +28,7 @@ void wait_for_completion(struct completion *c);
 /* Returns false on timeout. */
 bool wait_for_completion_timeout(struct completion *c, u64 timeout_ns);
 
-/* Test hook: complete() spins this long between its two halves (0: off). */
-extern u64 complete_delay_ns;
+/* Test hook: complete() calls it between its two halves (NULL: off). */
+extern void (*complete_hook)(struct completion *c);
 
 #endif

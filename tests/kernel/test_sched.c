@@ -112,27 +112,58 @@ KTEST(completion_wait)
  * complete() must not touch a completion once its waiter can return: the
  * completion usually lives in the waiter's stack frame (run_on_each_cpu()).
  * One worker per CPU, the waiter's CPU included, completes the waiter's
- * on-stack completion each round; complete_delay_ns widens the window
- * between the increment of done and the wake-up.  A complete() that still
- * works on the completion after wait_for_completion() returned finds the
- * frame poisoned: it changes the poison (the lock's ticket) or faults on
- * the poisoned list.  Two waiters then race for one complete(): only one
- * may consume it.
+ * on-stack completion each round.  The test forces the worst ordering
+ * instead of hoping for it: the waiter does not sleep (it waits until
+ * every completer has counted done, then consumes them), and a completer
+ * that counted done without the wait-queue lock held waits in
+ * complete_hook() until the waiter has returned and poisoned its frame.
+ * A complete() that still works on the completion after
+ * wait_for_completion() returned then changes the poison (the lock's
+ * ticket) or faults on the poisoned list, in the first round, however
+ * fast or loaded the host.  The correct complete() counts done under the
+ * lock, so its hook returns at once.  Two waiters then race for one
+ * complete(): only one may consume it.
  */
 #define CSTRESS_ROUNDS		100
-/* Completers, sampled on a big machine: each round takes 100 us each. */
+/* Completers, sampled on a big machine. */
 #define CSTRESS_CPUS		8
-#define CSTRESS_DELAY_NS	(100 * NSEC_PER_USEC)
 #define CSTRESS_POISON		0x6b
-
+/* Guest time a step may take before the test says which one hung. */
+#define CSTRESS_WAIT_NS		(5 * NSEC_PER_SEC)
 
 static struct {
 	struct completion *comp;	/* this round's, on the waiter's stack */
 	int round;
 	int stop;
+	unsigned int returned;		/* last round whose waiter returned */
+	unsigned int completions;	/* complete() calls that returned */
 	struct wait_queue_head wq;
 	struct completion exited;
 } cs;
+
+/* Spin (preemptible) until *p reaches want; false after CSTRESS_WAIT_NS. */
+static bool cs_wait_for(unsigned int *p, unsigned int want)
+{
+	u64 end = ktime_get_ns() + CSTRESS_WAIT_NS;
+
+	/* Acquire: pairs with the release that set *p, and what it covers. */
+	while ((int)(smp_load_acquire(p) - want) < 0)
+		if (ktime_get_ns() > end)
+			return false;
+	return true;
+}
+
+/*
+ * Between done++ and the wake-up.  With the lock held (the correct
+ * complete()) no waiter can return yet: go on.  Without it, let the
+ * waiter return and poison its frame first.
+ */
+static void cs_complete_hook(struct completion *c)
+{
+	if (spin_held(&c->wait.lock))
+		return;
+	cs_wait_for(&cs.returned, (unsigned int)READ_ONCE(cs.round));
+}
 
 static bool cs_news(void *arg)
 {
@@ -152,28 +183,39 @@ static int cs_worker(void *arg)
 		/* Acquire: pairs with the release of round, after comp. */
 		seen = smp_load_acquire(&cs.round);
 		complete(READ_ONCE(cs.comp));
+		/* Release: the waiter reads the poison after this. */
+		__atomic_add_fetch(&cs.completions, 1, __ATOMIC_RELEASE);
 	}
 	complete(&cs.exited);
 	return 0;
 }
 
-/* One round; the completion dies with this frame.  Returns 1 if hit. */
+/*
+ * One round; the completion dies with this frame.  Returns 1 if a
+ * complete() wrote to it after we returned, -1 if a step hung.
+ */
 static noinline int cs_round(unsigned int n)
 {
 	struct completion done;
 	volatile u8 *p = (volatile u8 *)&done;
+	unsigned int calls = READ_ONCE(cs.completions) + n;
 
 	init_completion(&done);
 	WRITE_ONCE(cs.comp, &done);
 	smp_store_release(&cs.round, cs.round + 1);
 	wake_up_all(&cs.wq);
+	/* Every completer has counted: no wait below sleeps. */
+	if (!cs_wait_for(&done.done, n))
+		return -1;
 	for (unsigned int i = 0; i < n; i++)
 		wait_for_completion(&done);
 	/* What the next call's frame would do to it: overwrite it. */
 	for (size_t i = 0; i < sizeof(done); i++)
 		p[i] = CSTRESS_POISON;
-	/* Leave a late complete() time to land on the poison. */
-	busy_wait_ns(2 * CSTRESS_DELAY_NS);
+	/* Release: a completer waiting in the hook goes on after this. */
+	smp_store_release(&cs.returned, (unsigned int)cs.round);
+	if (!cs_wait_for(&cs.completions, calls))
+		return -1;
 	for (size_t i = 0; i < sizeof(done); i++)
 		if (p[i] != CSTRESS_POISON)
 			return 1;
@@ -194,27 +236,36 @@ static int cs_pair_waiter(void *arg)
 
 KTEST(completion_stress)
 {
-	int cpus[CSTRESS_CPUS], hits = 0, bad = 0, doubles = 0;
+	int cpus[CSTRESS_CPUS], hits = 0, hung = 0, bad = 0, doubles = 0;
 	unsigned int n = (unsigned int)sample_online_cpus(cpus, CSTRESS_CPUS,
 							  -1);
 
 	cs.round = 0;
 	cs.stop = 0;
+	cs.returned = 0;
+	cs.completions = 0;
 	init_waitqueue_head(&cs.wq);
 	init_completion(&cs.exited);
 	ktap_diag_cpus("completion_stress: completers on", cpus, (int)n);
 	for (unsigned int i = 0; i < n; i++)
 		kthread_run(cs_worker, NULL, cpus[i], "cstress");
-	WRITE_ONCE(complete_delay_ns, CSTRESS_DELAY_NS);
-	for (int r = 0; r < CSTRESS_ROUNDS; r++)
-		hits += cs_round(n);
-	WRITE_ONCE(complete_delay_ns, 0);
+	WRITE_ONCE(complete_hook, cs_complete_hook);
+	for (int r = 0; r < CSTRESS_ROUNDS && !hung; r++) {
+		int hit = cs_round(n);
+
+		hits += hit > 0;
+		hung += hit < 0;
+	}
+	WRITE_ONCE(complete_hook, NULL);
 	WRITE_ONCE(cs.stop, 1);
 	wake_up_all(&cs.wq);
 	for (unsigned int i = 0; i < n; i++)
 		wait_for_completion(&cs.exited);
-	ktap_diag("%d rounds of %u completers (%lu us in each complete()): %d frames written after their waiter returned",
-		  CSTRESS_ROUNDS, n, CSTRESS_DELAY_NS / NSEC_PER_USEC, hits);
+	ktap_diag("%d rounds of %u completers, each waiter returning before a lockless wake-up could run: %d frames written after their waiter returned",
+		  CSTRESS_ROUNDS, n, hits);
+	bad |= KT_EXPECT(!hung,
+			 "a round's completers or waiter did not finish in %llu s",
+			 (unsigned long long)(CSTRESS_WAIT_NS / NSEC_PER_SEC));
 	bad |= KT_EXPECT(hits == 0,
 			 "complete() wrote to a completion after its waiter returned (%d rounds)",
 			 hits);
