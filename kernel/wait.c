@@ -81,7 +81,7 @@ void init_completion(struct completion *c)
 }
 
 /*
- * Test hook (tests/kernel/test_sched.c): spin this long between the
+ * Test hook (tests/kernel/kernel/test_sched.c): spin this long between the
  * increment of done and the wake-up, to widen the window in which a waiter
  * could see done, return and reuse its stack frame.  Off (0) unless a
  * test sets it; one load and a not-taken branch otherwise.

@@ -5,7 +5,8 @@
 #   host-test          unit tests, then the host mutants (must all fail)
 #   host-unit          unit tests only
 #   host-mutants       the mutants only
-#   rcu-freestanding   compile rcu/*.c freestanding against kernel headers
+#   rcu-freestanding   compile every rcu/ file (shared, rcupreempt/, tree/)
+#                      freestanding against the kernel's headers
 
 HOST_CC      ?= gcc
 HOST_BUILD   ?= build/host
@@ -15,12 +16,16 @@ HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
-		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
-HOST_TEST_SRC = tests/host/test_rcu.c tests/host/shim.c
+		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c \
+		rcu/tree/context_tracking.c
+# The shim and the checks (tests/host/), then the tests, in folders that
+# mirror the code: kernel/, rcu/ (shared), rcupreempt/, tree/.
+HOST_TEST_SRC = $(wildcard tests/host/*.c tests/host/*/*.c)
 HOST_HDRS     = $(wildcard rcu/*.h rcu/*/*.h kernel/*.h tests/host/*.h \
-		  tests/host/shim/asm/*.h)
+		  tests/host/*/*.h tests/host/shim/asm/*.h)
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 
+RCU_FREESTANDING_SRC = $(wildcard rcu/*.c rcu/*/*.c)
 RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
 		-mcmodel=kernel -Wall -Wextra -Werror -I. -I arch/x86/include
 
@@ -40,10 +45,9 @@ host-mutants:
 	sh tests/mutants/host/run.sh
 
 rcu-freestanding:
-	@mkdir -p $(HOST_BUILD)/freestanding
-	@for f in $(HOST_RCU_SRC); do \
+	@for f in $(RCU_FREESTANDING_SRC); do \
 		echo "  CC (freestanding) $$f"; \
-		$(HOST_CC) $(RCU_FREESTANDING_CFLAGS) -c $$f \
-			-o $(HOST_BUILD)/freestanding/$$(basename $$f .c).o \
-			|| exit 1; \
+		o=$(HOST_BUILD)/freestanding/$${f%.c}.o; \
+		mkdir -p $$(dirname $$o); \
+		$(HOST_CC) $(RCU_FREESTANDING_CFLAGS) -c $$f -o $$o || exit 1; \
 	done

@@ -9,7 +9,7 @@
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 KTEST_HOOK(hook_not_ok)
 {

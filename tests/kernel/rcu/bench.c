@@ -25,7 +25,7 @@
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/rcu.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 #define GP_SAMPLES	200
 #define IDLE_GPS	1000
