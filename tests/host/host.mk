@@ -16,8 +16,11 @@ HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
-		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c \
-		rcu/tree/context_tracking.c
+		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
+# Context tracking, built alone: its every READ_ONCE()/WRITE_ONCE() is an
+# NMI hook point (tests/host/tree/ct_hooks.h).
+HOST_CT_SRC   = rcu/tree/context_tracking.c
+HOST_CT_OBJ   = $(HOST_BUILD)/context_tracking.o
 # The shim and the checks (tests/host/), then the tests, in folders that
 # mirror the code: kernel/, rcu/ (shared), rcupreempt/, tree/.
 HOST_TEST_SRC = $(wildcard tests/host/*.c tests/host/*/*.c)
@@ -33,10 +36,15 @@ RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
 
 host-test: host-unit host-mutants
 
-$(HOST_BIN): $(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_HDRS)
+$(HOST_CT_OBJ): $(HOST_CT_SRC) $(HOST_HDRS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) \
+		-include tests/host/tree/ct_hooks.h -c -o $@ $(HOST_CT_SRC)
+
+$(HOST_BIN): $(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ) $(HOST_HDRS)
 	@mkdir -p $(HOST_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -o $@ \
-		$(HOST_RCU_SRC) $(HOST_TEST_SRC)
+		$(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ)
 
 host-unit: $(HOST_BIN)
 	$(HOST_BIN)
