@@ -35,7 +35,7 @@ static void test_segcblist(void)
 	/* Two callbacks while idle: they need the next GP (ends at 4). */
 	rcu_segcblist_enqueue(&l, &seg_cbs[0]);
 	rcu_segcblist_enqueue(&l, &seg_cbs[1]);
-	s1 = (seq + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
+	s1 = rcu_seq_snap(&seq);
 	CHECK(s1 == 4, "snap of idle 0 is %lu", s1);
 	CHECK(rcu_segcblist_accelerate(&l, s1), "accelerated");
 	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 2, "2 in WAIT: %d",
@@ -43,7 +43,7 @@ static void test_segcblist(void)
 	/* A GP starts (seq 1); one more callback needs the one after. */
 	seq = 1;
 	rcu_segcblist_enqueue(&l, &seg_cbs[2]);
-	s2 = (seq + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
+	s2 = rcu_seq_snap(&seq);
 	CHECK(s2 == 8, "snap during GP 1 is %lu", s2);
 	CHECK(rcu_segcblist_accelerate(&l, s2), "accelerated again");
 	CHECK(seg_count(&l, RCU_NEXT_READY_TAIL) == 1, "1 in NEXT_READY: %d",
