@@ -95,29 +95,34 @@ static void arm(void)
 	shim_nmi_arm(nmi_k, ct_sim_nmi);
 }
 
-/* Idle: not watching, nmi_nesting 0, and seen so from another CPU. */
-static const char *idle_ok(void)
+/*
+ * Idle: not watching (and seen so from another CPU), nmi_nesting 0.
+ * Busy at process level: watched, nmi_nesting CT_NESTING_IRQ_NONIDLE.
+ * Returns 0 or what is wrong.
+ */
+static const char *level_ok(bool idle)
 {
-	if (watching(ct0->state) || !seen_idle())
-		return "idle CPU seen watching";
-	if (ct0->nmi_nesting != 0 || ct0->nesting != 0)
-		return "idle CPU's nesting not 0";
-	if ((ct0->state & CT_STATE_MASK) != CT_STATE_IDLE)
-		return "idle CPU not in CT_STATE_IDLE";
+	if (watching(ct0->state) == idle || seen_idle() != idle)
+		return idle ? "idle CPU seen watching" :
+			      "busy CPU seen not watching";
+	if (ct0->nmi_nesting != (idle ? 0 : (long)CT_NESTING_IRQ_NONIDLE) ||
+	    ct0->nesting != !idle)
+		return idle ? "idle CPU's nesting not 0" :
+			      "busy CPU's nesting not process level";
+	if ((ct0->state & CT_STATE_MASK) !=
+	    (idle ? CT_STATE_IDLE : CT_STATE_KERNEL))
+		return "context bits wrong";
 	return NULL;
 }
 
-/* Busy at process level: watched, nmi_nesting CT_NESTING_IRQ_NONIDLE. */
+static const char *idle_ok(void)
+{
+	return level_ok(true);
+}
+
 static const char *busy_ok(void)
 {
-	if (!watching(ct0->state) || seen_idle())
-		return "busy CPU seen not watching";
-	if (ct0->nmi_nesting != (long)CT_NESTING_IRQ_NONIDLE ||
-	    ct0->nesting != 1)
-		return "busy CPU's nesting not process level";
-	if ((ct0->state & CT_STATE_MASK) != CT_STATE_KERNEL)
-		return "busy CPU not in CT_STATE_KERNEL";
-	return NULL;
+	return level_ok(false);
 }
 
 /*
