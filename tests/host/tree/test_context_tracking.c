@@ -144,11 +144,16 @@ static const char *irq(long want)
 	return why;
 }
 
-/* An IRQ that wakes an idle CPU's RCU: its handler counts 1. */
-static const char *irq_on_idle(void)
+/*
+ * An IRQ at process level, busy or idle: its handler counts 2 above
+ * CT_NESTING_IRQ_NONIDLE on a busy CPU, 1 (it woke RCU) on an idle one.
+ */
+static const char *outer_irq(void)
 {
+	long want = watching(ct0->state) ? 2 : 1;
+
 	arm();
-	return irq(1);
+	return irq(want);
 }
 
 /* An IRQ that lands in another one on an idle CPU: 2 above its 1. */
@@ -164,13 +169,6 @@ static const char *nested_irq_on_idle(void)
 		why = "outer IRQ's state not restored by the nested one";
 	ct_irq_exit();
 	return why;
-}
-
-/* An IRQ on a busy CPU: 2 above process level, no step. */
-static const char *irq_on_busy(void)
-{
-	arm();
-	return irq(2);
 }
 
 /* Into idle and out again: seen idle in between. */
@@ -237,14 +235,14 @@ static void test_ct_nmi_interleave(void)
 	int n, woke;
 
 	cur_test = "ct_nmi_interleave";
-	n = interleave("IRQ on idle CPU", true, irq_on_idle, idle_ok, &woke);
+	n = interleave("IRQ on idle CPU", true, outer_irq, idle_ok, &woke);
 	CHECK(n >= 10, "NMI landed at %d hook points (IRQ on idle)", n);
 	/* Before ct_nmi_enter()'s step, and after ct_nmi_exit()'s. */
 	CHECK(woke >= 2, "%d NMIs found RCU not watching", woke);
 	n = interleave("nested IRQ on idle CPU", true, nested_irq_on_idle,
 		       idle_ok, &woke);
 	CHECK(n >= 8, "NMI landed at %d hook points (nested IRQ)", n);
-	n = interleave("IRQ on busy CPU", false, irq_on_busy, busy_ok, &woke);
+	n = interleave("IRQ on busy CPU", false, outer_irq, busy_ok, &woke);
 	CHECK(n >= 8, "NMI landed at %d hook points (IRQ on busy)", n);
 	CHECK(woke == 0, "%d NMIs on a busy CPU found RCU not watching",
 	      woke);
