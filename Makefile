@@ -20,7 +20,7 @@ CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 C_SRCS	:= $(wildcard kernel/*.c arch/x86/*.c rcu/*.c rcu/rcupreempt/*.c rcu/tree/*.c \
-		   tests/kernel/*.c)
+		   tests/kernel/*/*.c)
 ASM_SRCS := boot/header.asm boot/entry.asm arch/x86/entry.asm \
 	    arch/x86/switch.asm boot/trampoline_blob.asm
 OBJS	:= $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)

@@ -81,7 +81,7 @@ void init_completion(struct completion *c)
 }
 
 /*
- * Test hook (tests/kernel/test_sched.c), called between the increment of
+ * Test hook (tests/kernel/kernel/test_sched.c), called between the increment of
  * done and the wake-up.  The test uses it to force the worst ordering: a
  * waiter that can return with done seen does so before the wake-up runs.
  * NULL unless a test sets it; one load and a not-taken branch otherwise.

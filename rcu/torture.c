@@ -323,7 +323,7 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
  * hardirq nesting this handler expects if that was the case (an NMI counts
  * as one level, see nmi_enter()).  So flag == depth at that depth proves
  * the CPU was dynticks-idle until this handler's nest began (the same
- * reasoning as tests/kernel/test_dynticks.c).
+ * reasoning as tests/kernel/rcupreempt/test_dynticks.c).
  */
 static bool torture_entered_idle(int cpu, unsigned int depth)
 {

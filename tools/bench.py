@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench: boot the benchmark hooks (tests/kernel/bench.c) once per CPU
+"""make bench: boot the benchmark hooks (tests/kernel/rcu/bench.c) once per CPU
 count, one QEMU at a time, and put their "# bench ..." diagnostics
 together into one table: printed as KTAP diagnostics and written to
 build/bench/benchmarks.md (make docs-figures copies it to docs/).
@@ -615,7 +615,7 @@ def main():
         print("# " + l if l else "#")
     doc = ["# Benchmarks", "",
            "Written by `make bench` (`tools/bench.py`, hooks in "
-           "`tests/kernel/bench.c`) and copied here by `make "
+           "`tests/kernel/rcu/bench.c`) and copied here by `make "
            "docs-figures`: one boot per CPU count, every "
            "comparison (busy vs idle, nohz on vs off, trace on vs off) "
            "made inside one boot. Raw console logs: `build/bench/`.",

@@ -5,7 +5,8 @@
 #   host-test          unit tests, then the host mutants (must all fail)
 #   host-unit          unit tests only
 #   host-mutants       the mutants only
-#   rcu-freestanding   compile rcu/*.c freestanding against kernel headers
+#   rcu-freestanding   compile every rcu/ file (shared, rcupreempt/, tree/)
+#                      freestanding against the kernel's headers
 
 HOST_CC      ?= gcc
 HOST_BUILD   ?= build/host
@@ -16,11 +17,18 @@ HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
 		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
-HOST_TEST_SRC = tests/host/test_rcu.c tests/host/shim.c
+# Context tracking, built alone: its every READ_ONCE()/WRITE_ONCE() is an
+# NMI hook point (tests/host/tree/ct_hooks.h).
+HOST_CT_SRC   = rcu/tree/context_tracking.c
+HOST_CT_OBJ   = $(HOST_BUILD)/context_tracking.o
+# The shim and the checks (tests/host/), then the tests, in folders that
+# mirror the code: kernel/, rcu/ (shared), rcupreempt/, tree/.
+HOST_TEST_SRC = $(wildcard tests/host/*.c tests/host/*/*.c)
 HOST_HDRS     = $(wildcard rcu/*.h rcu/*/*.h kernel/*.h tests/host/*.h \
-		  tests/host/shim/asm/*.h)
+		  tests/host/*/*.h tests/host/shim/asm/*.h)
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 
+RCU_FREESTANDING_SRC = $(wildcard rcu/*.c rcu/*/*.c)
 RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
 		-mcmodel=kernel -Wall -Wextra -Werror -I. -I arch/x86/include
 
@@ -28,10 +36,15 @@ RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
 
 host-test: host-unit host-mutants
 
-$(HOST_BIN): $(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_HDRS)
+$(HOST_CT_OBJ): $(HOST_CT_SRC) $(HOST_HDRS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) \
+		-include tests/host/tree/ct_hooks.h -c -o $@ $(HOST_CT_SRC)
+
+$(HOST_BIN): $(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ) $(HOST_HDRS)
 	@mkdir -p $(HOST_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -o $@ \
-		$(HOST_RCU_SRC) $(HOST_TEST_SRC)
+		$(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ)
 
 host-unit: $(HOST_BIN)
 	$(HOST_BIN)
@@ -40,10 +53,9 @@ host-mutants:
 	sh tests/mutants/host/run.sh
 
 rcu-freestanding:
-	@mkdir -p $(HOST_BUILD)/freestanding
-	@for f in $(HOST_RCU_SRC); do \
+	@for f in $(RCU_FREESTANDING_SRC); do \
 		echo "  CC (freestanding) $$f"; \
-		$(HOST_CC) $(RCU_FREESTANDING_CFLAGS) -c $$f \
-			-o $(HOST_BUILD)/freestanding/$$(basename $$f .c).o \
-			|| exit 1; \
+		o=$(HOST_BUILD)/freestanding/$${f%.c}.o; \
+		mkdir -p $$(dirname $$o); \
+		$(HOST_CC) $(RCU_FREESTANDING_CFLAGS) -c $$f -o $$o || exit 1; \
 	done

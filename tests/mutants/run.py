@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel mutants: validate the validation on real (virtual) hardware.
 
-Each tests/mutants/kernel/*.patch is a deliberate bug.  Its preamble (the
+Each tests/mutants/kernel/*/*.patch is a deliberate bug, in the subfolder
+of the code it breaks (kernel, rcu, rcupreempt, tree).  Its preamble (the
 text before the diff, which patch ignores) says how to expose it:
 
   Mutant: one line saying what the bug is
@@ -45,6 +46,36 @@ from tests import harness  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+
+
+MUTANTS = os.path.join(ROOT, "tests", "mutants", "kernel")
+
+
+def find_patches():
+    """{name: path} of every tests/mutants/kernel/*/*.patch.  The
+    subfolders mirror the code (kernel, rcu, rcupreempt, tree); a name
+    is the file name without .patch, unique across them."""
+    found = {}
+    for sub in sorted(os.listdir(MUTANTS)):
+        d = os.path.join(MUTANTS, sub)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if not f.endswith(".patch"):
+                continue
+            name = f[:-len(".patch")]
+            if name in found:
+                sys.exit(f"mutants: {name} is both "
+                         f"{os.path.relpath(found[name], ROOT)} and "
+                         f"{os.path.relpath(os.path.join(d, f), ROOT)}")
+            found[name] = os.path.join(d, f)
+    stray = [f for f in os.listdir(MUTANTS) if f.endswith(".patch")]
+    if stray:
+        sys.exit(f"mutants: {', '.join(sorted(stray))} in "
+                 f"{os.path.relpath(MUTANTS, ROOT)}/: move each into the "
+                 "subfolder of the code it breaks (kernel, rcu, "
+                 "rcupreempt, tree)")
+    return found
 
 
 def parse_patch(path):
@@ -223,12 +254,22 @@ def main():
     ap.add_argument("--build-only", action="store_true",
                     help="build (or find cached) every mutant kernel, boot "
                     "none: make test runs this beside the timing tests")
+    ap.add_argument("--list", action="store_true",
+                    help="list every mutant and its patch, run none")
     ap.add_argument("names", nargs="*", help="mutants (default: all)")
     args = ap.parse_args()
-    here = os.path.join(ROOT, "tests", "mutants", "kernel")
-    patches = sorted(os.path.join(here, p) for p in os.listdir(here)
-                     if p.endswith(".patch") and
-                     (not args.names or p[:-6] in args.names))
+    found = find_patches()
+    unknown = [n for n in args.names if n not in found]
+    if unknown:
+        sys.exit(f"mutants: no such mutant: {' '.join(unknown)} (--list "
+                 "names them)")
+    if args.list:
+        for name in sorted(found):
+            print(f"{name}\t{os.path.relpath(found[name], ROOT)}")
+        print(f"{len(found)} mutants")
+        return 0
+    patches = sorted(p for n, p in found.items()
+                     if not args.names or n in args.names)
     if not patches:
         sys.exit("mutants: no patch selected")
     if args.jobs < 1:

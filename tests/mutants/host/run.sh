@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Validate the validation: apply each mutant patch in this directory to a
+# Validate the validation: apply each mutant patch under this directory
+# (in the subfolder of the code it breaks: rcupreempt/, tree/, ...) to a
 # temporary copy of the tree (never to the tree itself, never with #ifdefs
 # in production code), build the host unit tests there and expect them to
 # FAIL.  A mutant that survives, or that no longer applies or builds,
@@ -14,7 +15,7 @@ killed=0
 bad=0
 total=0
 
-for p in "$here"/*.patch; do
+for p in "$here"/*/*.patch; do
 	name=$(basename "$p" .patch)
 	total=$((total + 1))
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rcu-mutant.XXXXXX")

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 #include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of what only rcu=tree has (they SKIP under rcu=rcupreempt):
- *   rcu_tree_ct_handlers      context tracking across IRQs and NMIs on
- *                             idle and busy CPUs (nmi_nesting, the bit)
- *   rcu_tree_expedited        1000 expedited and 1000 normal grace
- *                             periods: 0 ticks, 0 wake-ups, 0 expedited
- *                             IPIs on idle CPUs; an expedited grace period
- *                             waits for a reader on a busy CPU
+ * Tests of the tree itself (rcu/tree/tree.c, tree_plugin.c; they SKIP
+ * under rcu=rcupreempt):
  *   rcu_tree_polled           the polled API against a held reader
  *   rcu_tree_blocked_reader   a reader preempted (asleep) on a CPU that
  *                             then goes idle sits on blkd_tasks and holds
  *                             the grace period
+ *   rcu_tree_idle_leaves      an idle leaf's CPUs: one counter read per
+ *                             grace period each, no IPI, no tick
  *   rcu_tree_propagation      with rcu_fanout_leaf=2 on 8 CPUs (three
  *                             levels), a busy CPU's bit holds its leaf,
  *                             the leaf's bit its parent's, up to the root
+ * Context tracking and expedited grace periods have their own files.
  */
 #include "asm/arch.h"
 #include "kernel/irq.h"
@@ -25,334 +23,8 @@
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/tree/tree.h"
-#include "tests/kernel/util.h"
-
-#define TREE_ONLY()							\
-	do {								\
-		if (!rcu_flavor_is_tree()) {				\
-			ktap_diag("rcu=tree only");			\
-			return KTEST_SKIP;				\
-		}							\
-	} while (0)
-
-/* A CPU other than ours that RCU sees idle now, or -1. */
-static int tree_find_idle_cpu(int not)
-{
-	int self = raw_smp_processor_id();
-
-	for (int tries = 0; tries < 1000; tries++) {
-		int cpu;
-
-		for_each_online_cpu(cpu)
-			if (cpu != self && cpu != not &&
-			    READ_ONCE(per_cpu_area(cpu)->in_idle) &&
-			    !rcu_cpu_watching(cpu))
-				return cpu;
-		msleep(1);
-	}
-	return -1;
-}
-
-/* ---- A reader held on one CPU until released ---- */
-
-static struct {
-	volatile int started, release, unlocked, done;
-	bool sleep;		/* sleep inside the reader (preempted) */
-	unsigned int irqoff_ms;	/* then spin with IRQs off after unlock */
-	struct task *task;
-} held;
-
-static int held_reader(void *arg)
-{
-	(void)arg;
-	rcu_read_lock();
-	smp_store_release(&held.started, 1);
-	while (!smp_load_acquire(&held.release)) {
-		if (held.sleep)
-			msleep(1);
-		else
-			arch_cpu_relax();
-	}
-	if (held.irqoff_ms) {
-		unsigned long flags;
-		u64 t0;
-
-		/*
-		 * No tick and no context switch from here: only the
-		 * unlock itself can have taken the task off blkd_tasks.
-		 */
-		local_irq_save(flags);
-		rcu_read_unlock();
-		smp_store_release(&held.unlocked, 1);
-		t0 = ktime_get_ns();
-		while (ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
-			arch_cpu_relax();
-		local_irq_restore(flags);
-	} else {
-		rcu_read_unlock();
-		smp_store_release(&held.unlocked, 1);
-	}
-	smp_store_release(&held.done, 1);
-	return 0;
-}
-
-static void held_start(int cpu, bool sleep)
-{
-	held.started = held.release = held.unlocked = held.done = 0;
-	held.sleep = sleep;
-	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
-	while (!smp_load_acquire(&held.started))
-		msleep(1);
-}
-
-static int held_stop(void)
-{
-	smp_store_release(&held.release, 1);
-	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
-}
-
-/* ------------------------------------------------------------------ */
-
-static struct {
-	int state, state_after;
-	long nmi_nesting;
-	bool watching;
-	volatile int done;
-} cth;
-
-static void ct_probe(void)
-{
-	int cpu = raw_smp_processor_id();
-
-	cth.watching = rcu_is_watching_curr_cpu();
-	cth.nmi_nesting = READ_ONCE(context_tracking[cpu].nmi_nesting);
-	smp_store_release(&cth.done, 1);
-}
-
-static void ct_probe_ipi(void *arg)
-{
-	(void)arg;
-	ct_probe();
-}
-
-static volatile int ct_nmi_target = -1;
-
-static void ct_probe_nmi(void)
-{
-	if (raw_smp_processor_id() != READ_ONCE(ct_nmi_target))
-		return;
-	WRITE_ONCE(ct_nmi_target, -1);
-	ct_probe();
-}
-
-/*
- * One handler on target: returns 0 if the handler saw RCU watching with
- * nmi_nesting want_nesting, and the counter moved by want_steps steps of
- * CT_RCU_WATCHING from before to after.
- */
-static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
-		  const char *what)
-{
-	int before, after, fail = 0;
-
-	cth.done = 0;
-	before = READ_ONCE(context_tracking[target].state);
-	if (nmi) {
-		WRITE_ONCE(ct_nmi_target, target);
-		arch_send_nmi(target);
-	} else {
-		smp_call_function_single(target, ct_probe_ipi, NULL, false);
-	}
-	if (KT_EXPECT(wait_flag(&cth.done, 2000), "%s: handler ran", what))
-		return 1;
-	msleep(2);
-	after = READ_ONCE(context_tracking[target].state);
-	fail |= KT_EXPECT(cth.watching, "%s: RCU not watching in handler",
-			  what);
-	/*
-	 * The handler may have landed inside another one (an NMI in a
-	 * tick): each level under it adds 2.  So an idle CPU's handler sees
-	 * 1 + 2k (odd: the outermost one woke RCU), a busy CPU's
-	 * CT_NESTING_IRQ_NONIDLE + 2 + 2k.
-	 */
-	fail |= KT_EXPECT(cth.nmi_nesting >= want_nesting &&
-			  (cth.nmi_nesting - want_nesting) % 2 == 0 &&
-			  cth.nmi_nesting - want_nesting <= 8,
-			  "%s: nmi_nesting 0x%lx in handler, want 0x%lx (+2k)",
-			  what, cth.nmi_nesting, want_nesting);
-	/*
-	 * An idle CPU may take other interrupts meanwhile (each a whole
-	 * pair of steps); a busy one takes no step at all.
-	 */
-	if (want_steps)
-		fail |= KT_EXPECT(after - before >=
-					  want_steps * CT_RCU_WATCHING &&
-				  (after - before) / CT_RCU_WATCHING % 2 == 0,
-				  "%s: counter 0x%x -> 0x%x, want %d or more steps, even",
-				  what, before, after, want_steps);
-	else
-		fail |= KT_EXPECT(after == before,
-				  "%s: counter 0x%x -> 0x%x, want no step", what,
-				  before, after);
-	return fail;
-}
-
-static volatile int spin_stop;
-
-static void spin_fn(void *arg)
-{
-	(void)arg;
-	while (!READ_ONCE(spin_stop))
-		arch_cpu_relax();
-}
-
-static int spinner(void *arg)
-{
-	spin_fn(arg);
-	return 0;
-}
-
-KTEST(rcu_tree_ct_handlers)
-{
-	int fail = 0, idle, busy = -1, cpu, self;
-
-	TREE_ONLY();
-	if (num_online_cpus() < 2) {
-		ktap_diag("needs 2 CPUs: skipped");
-		return KTEST_SKIP;
-	}
-	register_nmi_handler(ct_probe_nmi);
-	self = raw_smp_processor_id();
-	/* Idle target: the handler wakes RCU (1) and steps it back. */
-	for (int i = 0; i < 20 && !fail; i++) {
-		idle = tree_find_idle_cpu(-1);
-		if (KT_EXPECT(idle >= 0, "an idle CPU"))
-			break;
-		fail |= ct_one(idle, i & 1, 1, 2,
-			       i & 1 ? "NMI on idle cpu" : "IRQ on idle cpu");
-	}
-	/* Busy target: process level, the handler adds 2 and undoes it. */
-	for_each_online_cpu(cpu)
-		if (cpu != self) {
-			busy = cpu;
-			break;
-		}
-	spin_stop = 0;
-	kthread_run(spinner, NULL, busy, "ct-spinner");
-	msleep(5);
-	for (int i = 0; i < 20 && !fail; i++)
-		fail |= ct_one(busy, i & 1, CT_NESTING_IRQ_NONIDLE + 2, 0,
-			       i & 1 ? "NMI on busy cpu" : "IRQ on busy cpu");
-	WRITE_ONCE(spin_stop, 1);
-	unregister_nmi_handler(ct_probe_nmi);
-	msleep(5);
-	ktap_diag("40 handlers on idle and busy CPUs: nmi_nesting and the watching bit as ct_nmi_enter/exit promise");
-	return fail;
-}
-
-/* ------------------------------------------------------------------ */
-
-/* Expedited IPIs taken by every online CPU but self: each counter rises. */
-static u64 exp_ipis_others(int self)
-{
-	u64 n = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		if (cpu != self)
-			n += READ_ONCE(rcu_tree_data[cpu].exp_ipis);
-	return n;
-}
-
-static int idle_cpus_quiet(int self, struct cpu_counts *before, u64 ipis0,
-			   const char *what)
-{
-	struct cpu_counts sum;
-	int noisy = idle_cpus_delta(before, self, what, &sum);
-	u64 ipis = exp_ipis_others(self) - ipis0;
-
-	kfree(before);
-	ktap_diag("%s: %u idle CPUs took %lu ticks, %lu interrupts, %lu expedited IPIs in all",
-		  what, num_online_cpus() - 1, sum.ticks, sum.wakeups, ipis);
-	return KT_EXPECT(noisy == 0 && ipis == 0,
-			 "%s: %d idle CPUs took ticks or interrupts, %lu expedited IPIs",
-			 what, noisy, ipis);
-}
-
-static volatile int exp_done_flag;
-
-static int exp_waiter(void *arg)
-{
-	(void)arg;
-	synchronize_rcu_expedited();
-	smp_store_release(&exp_done_flag, 1);
-	return 0;
-}
-
-KTEST(rcu_tree_expedited)
-{
-	struct cpu_counts *before;
-	struct rcu_stats_snapshot s0, s1;
-	u64 ipis0;
-	int self, fail = 0, busy;
-	u64 t0;
-
-	TREE_ONLY();
-	preempt_disable();
-	self = raw_smp_processor_id();
-	preempt_enable();
-	msleep(20);
-	before = cpu_counts_snap();
-	ipis0 = exp_ipis_others(self);
-	rcu_stats_get(&s0);
-	t0 = ktime_get_ns();
-	for (int i = 0; i < 1000; i++)
-		synchronize_rcu_expedited();
-	rcu_stats_get(&s1);
-	ktap_diag("1000 expedited GPs in %llu us (%llu completed)",
-		  (unsigned long long)(ktime_get_ns() - t0) / 1000,
-		  (unsigned long long)(s1.exp_completed - s0.exp_completed));
-	fail |= KT_EXPECT(s1.exp_completed - s0.exp_completed == 1000,
-			  "expedited count");
-	fail |= idle_cpus_quiet(self, before, ipis0, "expedited");
-
-	msleep(20);
-	before = cpu_counts_snap();
-	ipis0 = exp_ipis_others(self);
-	rcu_stats_get(&s0);
-	t0 = ktime_get_ns();
-	for (int i = 0; i < 1000; i++)
-		synchronize_rcu();
-	rcu_stats_get(&s1);
-	ktap_diag("1000 normal GPs in %llu us (%llu completed)",
-		  (unsigned long long)(ktime_get_ns() - t0) / 1000,
-		  (unsigned long long)(s1.gp_completed - s0.gp_completed));
-	fail |= KT_EXPECT(s1.gp_completed - s0.gp_completed >= 1000,
-			  "normal count");
-	fail |= idle_cpus_quiet(self, before, ipis0, "normal");
-
-	/* A reader on a busy CPU holds an expedited grace period. */
-	if (num_online_cpus() < 2)
-		return fail;
-	busy = tree_find_idle_cpu(-1);
-	if (KT_EXPECT(busy >= 0, "a CPU for the reader"))
-		return 1;
-	held_start(busy, false);
-	exp_done_flag = 0;
-	kthread_run(exp_waiter, NULL, self, "exp-waiter");
-	msleep(50);
-	fail |= KT_EXPECT(!READ_ONCE(exp_done_flag),
-			  "expedited GP ended under a reader on busy cpu %d",
-			  busy);
-	fail |= held_stop();
-	fail |= KT_EXPECT(wait_flag(&exp_done_flag, 5000),
-			  "expedited GP ends after the reader");
-	ktap_diag("expedited GP waited for the reader on busy cpu %d (%llu IPIs there)",
-		  busy, (unsigned long long)rcu_tree_data[busy].exp_ipis);
-	return fail;
-}
-
-/* ------------------------------------------------------------------ */
+#include "tests/kernel/rcu/util.h"
+#include "tests/kernel/tree/util.h"
 
 KTEST(rcu_tree_polled)
 {
@@ -377,7 +49,7 @@ KTEST(rcu_tree_polled)
 			  "cond_synchronize_rcu waited on a done cookie");
 
 	/* A held reader keeps start_poll's cookie undone. */
-	cpu = num_online_cpus() > 1 ? tree_find_idle_cpu(-1) : -1;
+	cpu = num_online_cpus() > 1 ? find_idle_cpu(-1) : -1;
 	if (cpu < 0)
 		cpu = raw_smp_processor_id();
 	held_start(cpu, cpu == raw_smp_processor_id());
@@ -416,7 +88,7 @@ KTEST(rcu_tree_blocked_reader)
 	struct task *t;
 
 	TREE_ONLY();
-	cpu = num_online_cpus() > 1 ? tree_find_idle_cpu(-1) : 0;
+	cpu = num_online_cpus() > 1 ? find_idle_cpu(-1) : 0;
 	if (cpu < 0)
 		cpu = 0;
 	/*
@@ -610,7 +282,7 @@ KTEST_HOOK(hook_starve_gp_kthread)
 	TREE_ONLY();
 	if (num_online_cpus() < 2)
 		return KTEST_SKIP;
-	cpu = tree_find_idle_cpu(-1);
+	cpu = find_idle_cpu(-1);
 	if (cpu < 0)
 		return 1;
 	held_start(cpu, false);

@@ -7,7 +7,7 @@
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "rcu/rcupdate.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 struct tick_window {
 	u64 before[NR_CPUS], after[NR_CPUS];

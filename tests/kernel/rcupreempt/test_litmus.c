@@ -59,7 +59,7 @@
 #include "kernel/time.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt/rcupreempt.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 static unsigned int litmus_min_s = 10;
 kparam_uint("litmus_min_s", litmus_min_s, 1, 3600,

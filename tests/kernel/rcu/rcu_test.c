@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * In-kernel KTAP tests for rcu/ (issues 3 and 4): the (snap, curr) table,
- * synchronize_rcu/call_rcu/rcu_barrier, nested, preempted and migrating
+ * In-kernel KTAP tests of the RCU API both flavours share (issues 3 and
+ * 4): synchronize_rcu/call_rcu/rcu_barrier, nested, preempted and migrating
  * readers, readers in IPI and NMI handlers on dynticks-idle CPUs, and many
  * grace periods with idle CPUs excused.  The host unit tests
- * (tests/host/test_rcu.c) cover the protocol in more depth; these check it
- * on the real kernel.
+ * (tests/host/rcupreempt/, tests/host/tree/) cover the protocols in more
+ * depth; these check them on the real kernel.
  */
 #include "asm/arch.h"
 #include "kernel/barrier.h"
@@ -20,54 +20,10 @@
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt/rcupreempt.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
+#include "tests/kernel/rcu/util.h"
 
 #define SEC	NSEC_PER_SEC
-
-/* ------------------------------------------------------------------ */
-
-/*
- * The article's (snap, curr) cases, on the rcu_data of an offline CPU
- * slot: the flip machine only scans online CPUs, so nothing else reads it.
- */
-KTEST(dynticks_needed_table)
-{
-	static const struct {
-		long snap, curr;
-		int ack, mb;
-	} t[] = {
-		{ 4, 4, 0, 0 }, { 4, 5, 1, 0 }, { 4, 6, 0, 0 }, { 4, 7, 0, 0 },
-		{ 5, 5, 1, 1 }, { 5, 6, 0, 0 }, { 5, 7, 1, 0 }, { 5, 8, 0, 0 },
-		{ 5, 9, 0, 0 }, { 1, 1, 1, 1 }, { 1, 2, 0, 0 }, { 6, 7, 1, 0 },
-	};
-	int cpu = NR_CPUS - 1;
-	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
-	long save_curr, save_snap;
-	int fail = 0;
-
-	if (cpu_online(cpu)) {
-		ktap_diag("cpu %d is online: no spare slot, skipped", cpu);
-		return 0;
-	}
-	save_curr = rdp->dynticks_progress_counter;
-	save_snap = rdp->rcu_dyntick_snapshot;
-	for (unsigned int i = 0; i < ARRAY_SIZE(t); i++) {
-		rdp->rcu_dyntick_snapshot = t[i].snap;
-		rdp->dynticks_progress_counter = t[i].curr;
-		fail |= KT_EXPECT(rcu_try_flip_waitack_needed(cpu) == t[i].ack,
-				  "waitack snap %ld curr %ld", t[i].snap,
-				  t[i].curr);
-		fail |= KT_EXPECT(rcu_try_flip_waitmb_needed(cpu) == t[i].mb,
-				  "waitmb snap %ld curr %ld", t[i].snap,
-				  t[i].curr);
-	}
-	rdp->dynticks_progress_counter = save_curr;
-	rdp->rcu_dyntick_snapshot = save_snap;
-	ktap_diag("%u cases, including snap=5 curr=6 (the snap bug)",
-		  (unsigned int)ARRAY_SIZE(t));
-	return fail;
-}
 
 /* ------------------------------------------------------------------ */
 
@@ -371,8 +327,7 @@ KTEST(rcu_migrating_reader)
 {
 	struct task *t;
 	long before = rcu_batches_completed();
-	long sum = 0;
-	int cpu, fail = 0, next = 0, replaced = 0;
+	int fail = 0, next = 0, replaced = 0;
 	u64 t0;
 
 	rcu_barrier();		/* roam_objs[] callbacks from a previous run */
@@ -393,13 +348,6 @@ KTEST(rcu_migrating_reader)
 		      "roaming reader finished"))
 		return 1;
 	rcu_barrier();
-	for_each_online_cpu(cpu) {
-		if (rcu_flavor_is_tree())
-			break;	/* no per-CPU reader counters */
-		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[0]) +
-			READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[1]);
-	}
-	fail |= KT_EXPECT(sum == 0, "rcu_flipctr sum %ld with no readers", sum);
 	fail |= KT_EXPECT(roamer_bad == 0,
 			  "%d readers saw their object poisoned", roamer_bad);
 	fail |= KT_EXPECT(rcu_batches_completed() - before >= gp_min_advance(),
@@ -472,24 +420,6 @@ static void nmi_reader(void)
 	handler_reader();
 }
 
-/* A CPU other than ours that is dynticks-idle right now, or -1. */
-static int find_idle_cpu(void)
-{
-	int self = raw_smp_processor_id();
-
-	for (int tries = 0; tries < 1000; tries++) {
-		int cpu;
-
-		for_each_online_cpu(cpu)
-			if (cpu != self &&
-			    READ_ONCE(per_cpu_area(cpu)->in_idle) &&
-			    !rcu_cpu_watching(cpu))
-				return cpu;
-		msleep(1);
-	}
-	return -1;
-}
-
 /*
  * Replace gp_obj over and over, poisoning each old object from a
  * call_rcu() callback, until the handler's reader is done.  A reader that
@@ -508,7 +438,7 @@ static int run_handler_reader(bool nmi)
 	for (int i = 0; i < NR_OBJS; i++)
 		objs[i].magic = OBJ_LIVE;
 	rcu_assign_pointer(gp_obj, &objs[next++]);
-	hr.target = find_idle_cpu();
+	hr.target = find_idle_cpu(-1);
 	if (KT_EXPECT(hr.target >= 0, "no dynticks-idle CPU found"))
 		return 1;
 	hr.done = 0;
@@ -598,8 +528,9 @@ static void sync_latency_median(int n, u64 *ticks, u64 *ns)
  * grace periods involve this CPU alone.  The latency with N-1 idle CPUs
  * must be within 20% of that.
  *
- * Runs first (it is defined last in this file, and link order puts it
- * first): its one-CPU phase sums only this CPU's rcu_flipctr[], which is
+ * The first RCU test to run (it is defined last in this file, link order
+ * puts it first, and the substrate tests before it hold no readers): its
+ * one-CPU phase sums only this CPU's rcu_flipctr[], which is
  * zero only while no reader has migrated: after rcu_migrating_reader,
  * a reader that began on one CPU and ended on another leaves +1 and -1
  * that cancel only across CPUs, and waitzero on one CPU would wait for

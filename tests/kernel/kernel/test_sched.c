@@ -5,7 +5,7 @@
 #include "kernel/sort.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 #define SPIN_MS		300
 

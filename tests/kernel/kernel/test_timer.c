@@ -4,7 +4,7 @@
 #include "kernel/percpu.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 /*
  * Every CPU takes ticks at HZ, judged by the tick period measured from the

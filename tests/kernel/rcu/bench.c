@@ -23,19 +23,16 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt/rcupreempt.h"
 #include "rcu/rcu.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
+#include "tests/kernel/rcu/bench.h"
 
 #define GP_SAMPLES	200
 #define IDLE_GPS	1000
 /* nohz=off: fewer, since each GP waits for idle CPUs' ticks; per 1000. */
 #define IDLE_GPS_OFF	300
-#define LOOPS		5000
-#define REPS		15
 
-/* The first benchmark to run reports how long the boot took. */
-static void bench_boot_time(void)
+void bench_boot_time(void)
 {
 	static int done;
 
@@ -206,32 +203,6 @@ KTEST_HOOK(bench_idle_ticks)
 /* Cycle costs                                                         */
 /* ------------------------------------------------------------------ */
 
-/*
- * The fastest of REPS runs of LOOPS iterations (after one warm-up run,
- * which under TCG also pays for translating the loop), in hundredths of
- * a cycle per iteration.  The minimum, not the median: a run that a tick
- * or the host's other work lands in is only ever slower, and on a loaded
- * shared host most runs are disturbed.
- */
-#define MEASURE(result, body) do {					\
-	u64 __best = ~0ULL;						\
-	for (int __k = 0; __k <= REPS; __k++) {				\
-		u64 __t0 = get_cycles();				\
-		u64 __c;						\
-		for (int __i = 0; __i < LOOPS; __i++) {			\
-			body;						\
-			barrier();					\
-		}							\
-		__c = (get_cycles() - __t0) * 100 / LOOPS;		\
-		if (__k > 0 && __c < __best)				\
-			__best = __c;					\
-	}								\
-	(result) = __best;						\
-} while (0)
-
-/* "12.34" from hundredths. */
-#define C100(x)	(x) / 100, (x) % 100
-
 static void reader_cost(void *arg)
 {
 	u64 empty, irq, outer, nested, outer_trace;
@@ -258,44 +229,6 @@ KTEST_HOOK(bench_reader_cost)
 {
 	bench_boot_time();
 	run_on_cpu(0, reader_cost, NULL);
-	return 0;
-}
-
-/*
- * rcu_irq_enter()/rcu_irq_exit() as an interrupt sees them: from a busy
- * CPU (counter odd: both are a flag test) and from dynticks idle (counter
- * even: each increments it around a memory barrier).  Called directly,
- * with interrupts off, so the interrupt's own cost is not in the figure.
- * For the idle case this CPU really enters dynticks idle for the loop;
- * it runs no reader meanwhile (interrupts are off), so RCU may excuse it.
- */
-static void irq_cost(void *arg)
-{
-	u64 empty, busy, idle, idle_trace;
-	unsigned long flags;
-	unsigned int saved = trace_enabled;
-
-	(void)arg;
-	WRITE_ONCE(trace_enabled, 0);
-	local_irq_save(flags);
-	MEASURE(empty, (void)0);
-	MEASURE(busy, rcu_irq_enter(); rcu_irq_exit());
-	rcu_enter_nohz();
-	MEASURE(idle, rcu_irq_enter(); rcu_irq_exit());
-	trace_start();		/* allocates the rings if trace was off */
-	MEASURE(idle_trace, rcu_irq_enter(); rcu_irq_exit());
-	WRITE_ONCE(trace_enabled, 0);
-	rcu_exit_nohz();
-	local_irq_restore(flags);
-	WRITE_ONCE(trace_enabled, saved);
-	ktap_diag("bench irq_cost loop_c=%lu.%02lu busy_pair_c=%lu.%02lu idle_pair_c=%lu.%02lu idle_pair_trace_c=%lu.%02lu",
-		  C100(empty), C100(busy), C100(idle), C100(idle_trace));
-}
-
-KTEST_HOOK(bench_irq_cost)
-{
-	bench_boot_time();
-	run_on_cpu(0, irq_cost, NULL);
 	return 0;
 }
 

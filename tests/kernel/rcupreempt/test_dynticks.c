@@ -23,7 +23,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "rcu/rcupreempt/rcupreempt.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 #define ROUNDS_PER_CPU	600
 /* CPUs interrupted, sampled on a big machine: the test takes 0.2 s each. */

@@ -4,7 +4,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 static u32 reported_id[NR_CPUS];
 static struct percpu *seen_self[NR_CPUS];

@@ -6,7 +6,7 @@
 #include "kernel/preempt.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
-#include "tests/kernel/util.h"
+#include "tests/kernel/kernel/util.h"
 
 /*
  * Every ordered pair among up to PAIR_CPUS sampled CPUs (all of them on a

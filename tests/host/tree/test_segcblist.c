@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "rcu/rcu.h"
+#include "rcu/tree/rcu_segcblist.h"
+#include "tests/host/check.h"
+
+/*
+ * rcu=tree's segmented callback list (rcu/tree/rcu_segcblist.c): callbacks
+ * queued in two grace periods' time move to DONE only when the gp_seq
+ * they wait for is done, in order, and acceleration merges what it can.
+ */
+static struct rcu_head seg_cbs[6];
+
+static int seg_count(struct rcu_segcblist *l, int seg)
+{
+	struct rcu_head **p = seg ? l->tails[seg - 1] : &l->head;
+	int n = 0;
+
+	while (p != l->tails[seg]) {
+		n++;
+		p = &(*p)->next;
+	}
+	return n;
+}
+
+static void test_segcblist(void)
+{
+	struct rcu_segcblist l;
+	unsigned long seq = 0, s1, s2;
+	struct rcu_head *done;
+	long n;
+
+	cur_test = "segcblist";
+	rcu_segcblist_init(&l);
+	CHECK(rcu_segcblist_empty(&l), "starts empty");
+	/* Two callbacks while idle: they need the next GP (ends at 4). */
+	rcu_segcblist_enqueue(&l, &seg_cbs[0]);
+	rcu_segcblist_enqueue(&l, &seg_cbs[1]);
+	s1 = rcu_seq_snap(&seq);
+	CHECK(s1 == 4, "snap of idle 0 is %lu", s1);
+	CHECK(rcu_segcblist_accelerate(&l, s1), "accelerated");
+	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 2, "2 in WAIT: %d",
+	      seg_count(&l, RCU_WAIT_TAIL));
+	/* A GP starts (seq 1); one more callback needs the one after. */
+	seq = 1;
+	rcu_segcblist_enqueue(&l, &seg_cbs[2]);
+	s2 = rcu_seq_snap(&seq);
+	CHECK(s2 == 8, "snap during GP 1 is %lu", s2);
+	CHECK(rcu_segcblist_accelerate(&l, s2), "accelerated again");
+	CHECK(seg_count(&l, RCU_NEXT_READY_TAIL) == 1, "1 in NEXT_READY: %d",
+	      seg_count(&l, RCU_NEXT_READY_TAIL));
+	/* Nothing is done while GP 1 runs. */
+	rcu_segcblist_advance(&l, seq);
+	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 1");
+	/* GP 1 ends (seq 4): the first two are done, the third waits. */
+	seq = 4;
+	rcu_segcblist_advance(&l, seq);
+	CHECK(rcu_segcblist_ready_cbs(&l), "ready after GP 1");
+	done = rcu_segcblist_extract_done(&l, &n);
+	CHECK(n == 2 && done == &seg_cbs[0] && done->next == &seg_cbs[1] &&
+	      !seg_cbs[1].next, "extracted the first two in order (%ld)", n);
+	CHECK(!rcu_segcblist_empty(&l) && l.len == 1, "one left, len %ld",
+	      l.len);
+	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 1, "it moved to WAIT: %d",
+	      seg_count(&l, RCU_WAIT_TAIL));
+	/* GP 2 starts and ends: the third is done. */
+	rcu_segcblist_advance(&l, 5);
+	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 2");
+	rcu_segcblist_advance(&l, 8);
+	done = rcu_segcblist_extract_done(&l, &n);
+	CHECK(n == 1 && done == &seg_cbs[2], "the third after GP 2");
+	CHECK(rcu_segcblist_empty(&l) && l.len == 0, "empty at the end");
+}
+
+void host_test_segcblist(void)
+{
+	test_segcblist();
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-kernel tests of the flip machine's per-CPU state (rcu=rcupreempt
+ * only): the article's (snap, curr) table, and the per-CPU reader
+ * counters balancing once every reader is done.
+ */
+#include "kernel/ktap.h"
+#include "kernel/percpu.h"
+#include "rcu/rcupdate.h"
+#include "rcu/rcupreempt/rcupreempt.h"
+
+/*
+ * The article's (snap, curr) cases, on the rcu_data of an offline CPU
+ * slot: the flip machine only scans online CPUs, so nothing else reads it.
+ */
+KTEST(dynticks_needed_table)
+{
+	static const struct {
+		long snap, curr;
+		int ack, mb;
+	} t[] = {
+		{ 4, 4, 0, 0 }, { 4, 5, 1, 0 }, { 4, 6, 0, 0 }, { 4, 7, 0, 0 },
+		{ 5, 5, 1, 1 }, { 5, 6, 0, 0 }, { 5, 7, 1, 0 }, { 5, 8, 0, 0 },
+		{ 5, 9, 0, 0 }, { 1, 1, 1, 1 }, { 1, 2, 0, 0 }, { 6, 7, 1, 0 },
+	};
+	int cpu = NR_CPUS - 1;
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	long save_curr, save_snap;
+	int fail = 0;
+
+	if (cpu_online(cpu)) {
+		ktap_diag("cpu %d is online: no spare slot, skipped", cpu);
+		return 0;
+	}
+	save_curr = rdp->dynticks_progress_counter;
+	save_snap = rdp->rcu_dyntick_snapshot;
+	for (unsigned int i = 0; i < ARRAY_SIZE(t); i++) {
+		rdp->rcu_dyntick_snapshot = t[i].snap;
+		rdp->dynticks_progress_counter = t[i].curr;
+		fail |= KT_EXPECT(rcu_try_flip_waitack_needed(cpu) == t[i].ack,
+				  "waitack snap %ld curr %ld", t[i].snap,
+				  t[i].curr);
+		fail |= KT_EXPECT(rcu_try_flip_waitmb_needed(cpu) == t[i].mb,
+				  "waitmb snap %ld curr %ld", t[i].snap,
+				  t[i].curr);
+	}
+	rdp->dynticks_progress_counter = save_curr;
+	rdp->rcu_dyntick_snapshot = save_snap;
+	ktap_diag("%u cases, including snap=5 curr=6 (the snap bug)",
+		  (unsigned int)ARRAY_SIZE(t));
+	return fail;
+}
+
+/*
+ * With no reader running, the rcu_flipctr[] of all CPUs sum to zero: each
+ * rcu_read_unlock() undid its lock's increment, on whatever CPU it ran.
+ * The shared tests before this one (link order: tests/kernel/rcu/ comes
+ * first) leave readers that were preempted, and readers that migrated,
+ * whose +1 and -1 fell on different CPUs.
+ */
+KTEST(rcupreempt_flipctr_balanced)
+{
+	long sum = 0;
+	int cpu;
+
+	if (rcu_flavor_is_tree()) {
+		ktap_diag("rcu_flipctr[]: rcu=rcupreempt only");
+		return KTEST_SKIP;
+	}
+	rcu_barrier();
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[0]) +
+			READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[1]);
+	return KT_EXPECT(sum == 0, "rcu_flipctr sum %ld with no readers", sum);
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_tree_ct_handlers: context tracking (rcu/tree/context_tracking.c)
+ * across IRQs and NMIs on idle and busy CPUs: RCU watches inside every
+ * handler, nmi_nesting is what ct_nmi_enter() promises, and the counter
+ * steps (idle) or does not (busy).  rcu=tree only.  The host unit tests
+ * (tests/host/tree/) land NMIs between every two steps of the same code.
+ */
+#include "rcu/tree/context_tracking.h"
+#include "asm/arch.h"
+#include "kernel/irq.h"
+#include "kernel/ktap.h"
+#include "kernel/mm.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "rcu/tree/tree.h"
+#include "tests/kernel/rcu/util.h"
+#include "tests/kernel/tree/util.h"
+
+static struct {
+	int state, state_after;
+	long nmi_nesting;
+	bool watching;
+	volatile int done;
+} cth;
+
+static void ct_probe(void)
+{
+	int cpu = raw_smp_processor_id();
+
+	cth.watching = rcu_is_watching_curr_cpu();
+	cth.nmi_nesting = READ_ONCE(context_tracking[cpu].nmi_nesting);
+	smp_store_release(&cth.done, 1);
+}
+
+static void ct_probe_ipi(void *arg)
+{
+	(void)arg;
+	ct_probe();
+}
+
+static volatile int ct_nmi_target = -1;
+
+static void ct_probe_nmi(void)
+{
+	if (raw_smp_processor_id() != READ_ONCE(ct_nmi_target))
+		return;
+	WRITE_ONCE(ct_nmi_target, -1);
+	ct_probe();
+}
+
+/*
+ * One handler on target: returns 0 if the handler saw RCU watching with
+ * nmi_nesting want_nesting, and the counter moved by want_steps steps of
+ * CT_RCU_WATCHING from before to after.
+ */
+static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
+		  const char *what)
+{
+	int before, after, fail = 0;
+
+	cth.done = 0;
+	before = READ_ONCE(context_tracking[target].state);
+	if (nmi) {
+		WRITE_ONCE(ct_nmi_target, target);
+		arch_send_nmi(target);
+	} else {
+		smp_call_function_single(target, ct_probe_ipi, NULL, false);
+	}
+	if (KT_EXPECT(wait_flag(&cth.done, 2000), "%s: handler ran", what))
+		return 1;
+	msleep(2);
+	after = READ_ONCE(context_tracking[target].state);
+	fail |= KT_EXPECT(cth.watching, "%s: RCU not watching in handler",
+			  what);
+	/*
+	 * The handler may have landed inside another one (an NMI in a
+	 * tick): each level under it adds 2.  So an idle CPU's handler sees
+	 * 1 + 2k (odd: the outermost one woke RCU), a busy CPU's
+	 * CT_NESTING_IRQ_NONIDLE + 2 + 2k.
+	 */
+	fail |= KT_EXPECT(cth.nmi_nesting >= want_nesting &&
+			  (cth.nmi_nesting - want_nesting) % 2 == 0 &&
+			  cth.nmi_nesting - want_nesting <= 8,
+			  "%s: nmi_nesting 0x%lx in handler, want 0x%lx (+2k)",
+			  what, cth.nmi_nesting, want_nesting);
+	/*
+	 * An idle CPU may take other interrupts meanwhile (each a whole
+	 * pair of steps); a busy one takes no step at all.
+	 */
+	if (want_steps)
+		fail |= KT_EXPECT(after - before >=
+					  want_steps * CT_RCU_WATCHING &&
+				  (after - before) / CT_RCU_WATCHING % 2 == 0,
+				  "%s: counter 0x%x -> 0x%x, want %d or more steps, even",
+				  what, before, after, want_steps);
+	else
+		fail |= KT_EXPECT(after == before,
+				  "%s: counter 0x%x -> 0x%x, want no step", what,
+				  before, after);
+	return fail;
+}
+
+static volatile int spin_stop;
+
+static void spin_fn(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(spin_stop))
+		arch_cpu_relax();
+}
+
+static int spinner(void *arg)
+{
+	spin_fn(arg);
+	return 0;
+}
+
+KTEST(rcu_tree_ct_handlers)
+{
+	int fail = 0, idle, busy = -1, cpu, self;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2) {
+		ktap_diag("needs 2 CPUs: skipped");
+		return KTEST_SKIP;
+	}
+	register_nmi_handler(ct_probe_nmi);
+	self = raw_smp_processor_id();
+	/* Idle target: the handler wakes RCU (1) and steps it back. */
+	for (int i = 0; i < 20 && !fail; i++) {
+		idle = find_idle_cpu(-1);
+		if (KT_EXPECT(idle >= 0, "an idle CPU"))
+			break;
+		fail |= ct_one(idle, i & 1, 1, 2,
+			       i & 1 ? "NMI on idle cpu" : "IRQ on idle cpu");
+	}
+	/* Busy target: process level, the handler adds 2 and undoes it. */
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			busy = cpu;
+			break;
+		}
+	spin_stop = 0;
+	kthread_run(spinner, NULL, busy, "ct-spinner");
+	msleep(5);
+	for (int i = 0; i < 20 && !fail; i++)
+		fail |= ct_one(busy, i & 1, CT_NESTING_IRQ_NONIDLE + 2, 0,
+			       i & 1 ? "NMI on busy cpu" : "IRQ on busy cpu");
+	WRITE_ONCE(spin_stop, 1);
+	unregister_nmi_handler(ct_probe_nmi);
+	msleep(5);
+	ktap_diag("40 handlers on idle and busy CPUs: nmi_nesting and the watching bit as ct_nmi_enter/exit promise");
+	return fail;
+}
