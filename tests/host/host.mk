@@ -15,7 +15,8 @@ HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
-		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
+		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c \
+		rcu/rcupdate_wait.c
 HOST_TEST_SRC = tests/host/test_rcu.c tests/host/shim.c
 HOST_HDRS     = $(wildcard rcu/*.h rcu/*/*.h kernel/*.h tests/host/*.h \
 		  tests/host/shim/asm/*.h)

@@ -2,7 +2,7 @@
 """The gdb side of the rcu=tree helpers' batch test (run by tools/gdb/test.py).
 
 QEMU boots rcu=tree with tests=rcu_tree_blocked_reader and waits at reset.
-The session stops in poll_state_synchronize_rcu_tree(), called while the
+The session stops in rcu_tree_poll_state_synchronize_rcu(), called while the
 test's reader sleeps inside its critical section (queued on its leaf's
 blkd_tasks, holding a grace period in progress), runs rcu-tree-cpus and
 rcu-tree-gp, and checks each column against plain gdb expressions.  Then
@@ -130,7 +130,7 @@ def main():
                 raise
             time.sleep(0.25)
     gdb.execute("source " + HELPERS)
-    gdb.execute("break poll_state_synchronize_rcu_tree")
+    gdb.execute("break rcu_tree_poll_state_synchronize_rcu")
     gdb.execute("continue")
     gdb.execute("delete")
     print("# rcu-tree-gp:\n" + run("rcu-tree-gp"), flush=True)
