@@ -87,13 +87,12 @@ void synchronize_rcu(void);
 void synchronize_rcu_expedited(void);
 
 /*
- * The polled API (with rcu=rcupreempt, get/start return a cookie that
- * poll reports done after a normal grace period, see
- * rcu/rcupreempt/rcupreempt.c, and start asks for nothing).  get_state_synchronize_rcu() returns a cookie; once
+ * The polled API.  get_state_synchronize_rcu() returns a cookie; once
  * poll_state_synchronize_rcu(cookie) returns true, a full grace period has
  * elapsed since the get.  start_poll_synchronize_rcu() also makes sure a
- * grace period will start.  cond_synchronize_rcu(cookie) waits only if the
- * grace period has not elapsed yet.
+ * grace period will start (rcu=tree; rcu=rcupreempt's asks for nothing,
+ * see rcu/rcupreempt/rcupreempt.c).  cond_synchronize_rcu(cookie) waits
+ * only if the grace period has not elapsed yet.
  */
 unsigned long get_state_synchronize_rcu(void);
 unsigned long start_poll_synchronize_rcu(void);
