@@ -965,9 +965,10 @@ int rcu_torture_run(void)
 	torture_reset();
 	rcu_stats_get(&s);
 	torture_gp_base = s.gp_completed;
-	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, busy %u, %d CPUs\n",
+	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, lock_delay %u us, busy %u, %d CPUs, rcu=%s\n",
 	       torture_duration, nreaders, torture_writers, torture_irq_rate,
-	       torture_nmi_rate, torture_hold_max_us, torture_busy, ncpus);
+	       torture_nmi_rate, torture_hold_max_us, torture_lock_delay_us,
+	       torture_busy, ncpus, rcu_flavor_name());
 	torture_publish(torture_alloc());
 
 	WRITE_ONCE(torture_running, 1);
