@@ -10,17 +10,26 @@
 #include "kernel/compiler.h"
 #include "rcu/rcupdate.h"
 
-/* One flavour: everything but the read side (see rcu/update.c). */
+/*
+ * One flavour: everything but the read side (see rcu/update.c).  Every
+ * member but synchronize_rcu_expedited and note_context_switch is
+ * required: what differs between the flavours is here, what they share
+ * (synchronize_rcu(), the rcu_barrier() counting) is in
+ * rcu/rcupdate_wait.c.
+ */
 struct rcu_flavor_ops {
 	const char *name;		/* its rcu= value */
 	void (*init)(void);
 	void (*call_rcu)(struct rcu_head *head,
 			 void (*func)(struct rcu_head *head));
-	void (*synchronize_rcu)(void);
 	void (*synchronize_rcu_expedited)(void);	/* NULL: normal GP */
-	void (*rcu_barrier)(void);
+	/*
+	 * rcu_barrier()'s one flavour-specific step: queue head behind
+	 * every callback on cpu's list, or return false (queueing nothing)
+	 * if cpu has no callback queued or in hand.
+	 */
+	bool (*barrier_entrain)(int cpu, struct rcu_head *head);
 	long (*batches_completed)(void);
-	/* The polled API: may be NULL (rcu/update.c's fallback). */
 	unsigned long (*get_state_synchronize_rcu)(void);
 	unsigned long (*start_poll_synchronize_rcu)(void);
 	bool (*poll_state_synchronize_rcu)(unsigned long cookie);
@@ -41,11 +50,39 @@ struct rcu_flavor_ops {
 	const char *(*gp_state_name)(void);
 	void (*stats_print)(void);
 	void (*stats_get)(struct rcu_stats_snapshot *s);
+	/*
+	 * rcu/torture.c's hooks.  read_lock_delay_set: the outermost
+	 * rcu_read_lock() in task context calls hook (when non-NULL) at
+	 * the point from which the grace-period machine must wait for the
+	 * reader, before the reader's first access (docs/torture.md).
+	 * torture_gp_passed: called inside a reader whose outermost
+	 * rcu_read_lock() ran with IRQs off, right after g0 =
+	 * rcu_batches_completed() under the same IRQs-off section: has the
+	 * machine gone further than a correct one can while the reader
+	 * holds on?
+	 */
+	void (*read_lock_delay_set)(void (*hook)(void));
+	bool (*torture_gp_passed)(long g0);
 };
+
+/* The flavour chosen at boot (rcu/update.c), for rcu/torture.c. */
+void rcu_read_lock_delay_set(void (*hook)(void));
+bool rcu_torture_gp_passed(long g0);
+
+/*
+ * rcu/rcupdate_wait.c, after Linux's wait_rcu_gp(): what both flavours
+ * build from their own call_rcu() and barrier_entrain.
+ */
+void wait_rcu_gp(void (*crf)(struct rcu_head *head,
+			     void (*func)(struct rcu_head *head)));
+void wait_rcu_barrier(bool (*entrain)(int cpu, struct rcu_head *head));
+
+/* rcu_cpu_stall_timeout=: seconds before a stall report (rcu/update.c). */
+extern unsigned int rcu_cpu_stall_timeout;
 
 /* make bench's GP machinery accounting (rcu/update.c). */
 extern int rcu_account_gp_cycles;
-extern u64 rcu_gp_kthread_cycles;	/* rcu/tree/tree.c: the kthread's work */
+extern u64 rcu_gp_kthread_cycles;	/* a flavour's GP kthread adds */
 u64 rcu_gp_machinery_cycles(void);
 
 extern const struct rcu_flavor_ops rcupreempt_flavor_ops;
@@ -54,8 +91,8 @@ extern const struct rcu_flavor_ops tree_flavor_ops;
 /* The read sides, called directly by rcu_read_lock()/rcu_read_unlock(). */
 void __rcu_read_lock(void);		/* rcu/rcupreempt/rcupreempt.c */
 void __rcu_read_unlock(void);
-void __rcu_read_lock_tree(void);	/* rcu/tree/tree_plugin.c */
-void __rcu_read_unlock_tree(void);
+void __rcu_tree_read_lock(void);	/* rcu/tree/tree_plugin.c */
+void __rcu_tree_read_unlock(void);
 
 /*
  * Grace-period sequence numbers (rcu=tree).  The low RCU_SEQ_CTR_SHIFT

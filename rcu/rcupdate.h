@@ -4,13 +4,14 @@
  *
  * One API, two implementations ("flavours"), chosen at boot by rcu=:
  *   rcu=rcupreempt (default): Linux 2.6.25's preemptable RCU with its
- *     dynticks interface, the 2008 article's design (rcu/rcupreempt*.c,
- *     rcu/rcupreempt/dynticks.c; internals in rcu/rcupreempt/rcupreempt.h);
+ *     dynticks interface, the 2008 article's design (rcu/rcupreempt/;
+ *     internals in rcu/rcupreempt/rcupreempt.h);
  *   rcu=tree: context tracking's atomic counter and preemptible Tree RCU,
- *     the article's conclusion as Linux 6.12 built it (rcu/tree*.c,
- *     rcu/tree/context_tracking.c, rcu/tree/rcu_segcblist.c; internals in
- *     rcu/tree/tree.h).
- * rcu/update.c holds what both share: the rcu= option and the dispatch.
+ *     the article's conclusion as Linux 6.12 built it (rcu/tree/;
+ *     internals in rcu/tree/tree.h).
+ * rcu/update.c holds what both share: the rcu= option and the dispatch;
+ * rcu/rcupdate_wait.c builds synchronize_rcu() and rcu_barrier() from
+ * either flavour's operations.
  * Readers may be preempted, may migrate, may nest, and may run in task,
  * IRQ and NMI context, in either flavour.
  */
@@ -86,13 +87,12 @@ void synchronize_rcu(void);
 void synchronize_rcu_expedited(void);
 
 /*
- * The polled API (rcu=tree only; with rcu=rcupreempt, get/start return a
- * cookie that poll reports done after a normal grace period, see
- * rcu/update.c).  get_state_synchronize_rcu() returns a cookie; once
+ * The polled API.  get_state_synchronize_rcu() returns a cookie; once
  * poll_state_synchronize_rcu(cookie) returns true, a full grace period has
  * elapsed since the get.  start_poll_synchronize_rcu() also makes sure a
- * grace period will start.  cond_synchronize_rcu(cookie) waits only if the
- * grace period has not elapsed yet.
+ * grace period will start (rcu=tree; rcu=rcupreempt's asks for nothing,
+ * see rcu/rcupreempt/rcupreempt.c).  cond_synchronize_rcu(cookie) waits
+ * only if the grace period has not elapsed yet.
  */
 unsigned long get_state_synchronize_rcu(void);
 unsigned long start_poll_synchronize_rcu(void);

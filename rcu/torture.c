@@ -47,7 +47,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "rcu/rcupdate.h"
-#include "rcu/rcupreempt/rcupreempt.h"
+#include "rcu/rcu.h"
 #include "rcu/torture.h"
 
 /* ---- Options ---------------------------------------------------------- */
@@ -81,7 +81,7 @@ kparam_uint("torture_busy", torture_busy, 0, NR_CPUS - 1,
 	    "rcu torture: CPUs 1..N kept busy by a spinning thread");
 static unsigned int torture_lock_delay_us;
 kparam_uint("torture_lock_delay_us", torture_lock_delay_us, 0, 100000,
-	    "rcu torture: rcu_read_lock() in task context may spin up to this long between its load of completed and its counter increment (0: off)");
+	    "rcu torture: one outermost rcu_read_lock() in 16 in task context spins up to this long once the grace period must wait for it (rcupreempt: between its load of completed and its counter increment; tree: after its nesting count) (0: off)");
 static unsigned int torture_stat_interval = 2;
 kparam_uint("torture_stat_interval", torture_stat_interval, 1, 3600,
 	    "rcu torture: seconds between statistics lines");
@@ -145,7 +145,7 @@ enum torture_err_kind {
 static const char *const err_name[NR_ERR] = {
 	"poisoned element", "pipe count > 1", "element reused",
 	"dynticks_progress_counter even in a handler",
-	"a flip passed waitzero while the reader held its index (no ack)",
+	"a grace period passed a reader it had to wait for (rcupreempt: a flip passed waitzero while the reader held its index: no ack)",
 };
 
 /*
@@ -162,6 +162,9 @@ struct torture_cpu {
 	u64 idle_hits[NR_CTX];	/* entered with the counter even */
 	u64 migrated;		/* task readers ending on another CPU */
 	u64 nmi_in_irq;		/* NMI readers nested in an IRQ reader */
+	/* Hold: ns from before rcu_read_lock() to after rcu_read_unlock(). */
+	u64 hold_ns[NR_CTX];
+	u64 hold_max_ns[NR_CTX];
 	u64 pipe[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
 	u64 batch[NR_CTX][RCU_TORTURE_PIPE_LEN + 1];
 } __cacheline_aligned;
@@ -169,6 +172,8 @@ struct torture_cpu {
 static struct torture_cpu torture_cpus[NR_CPUS];
 static u64 torture_errs[NR_ERR];
 static u64 n_sent_idle[2], n_sent_busy[2];	/* [0] IRQ, [1] NMI */
+/* torture_lock_delay(): spins done and their total ns, from any CPU. */
+static u64 n_lock_delays, lock_delay_ns;
 
 /* The first error, for the report; claimed once, from any context. */
 static struct {
@@ -232,15 +237,18 @@ static void torture_error(int kind, int ctx, int cpu,
 /* ---- The read side -------------------------------------------------- */
 
 /*
- * The rcu_read_lock() hook: interrupts are off, completed is loaded and
- * the counter not yet incremented.  Task context only (handlers must stay
- * short), one outermost lock in 16.  Until this CPU increments, it cannot
- * acknowledge a flip, so a correct grace period waits for it.
+ * The rcu_read_lock() hook (rcu_read_lock_delay_set()): the flavour calls
+ * it in the outermost lock at the point from which a correct grace period
+ * waits for the reader (rcupreempt: IRQs off, completed loaded, the
+ * counter not yet incremented, so this CPU cannot acknowledge a flip;
+ * tree: the nesting count set, so this CPU cannot report a quiescent
+ * state).  Task context only (handlers must stay short), one outermost
+ * lock in 16.
  */
 static void torture_lock_delay(void)
 {
 	static u64 rng = 0x1b873593ULL;
-	u64 r;
+	u64 r, ns;
 
 	if (in_interrupt() || !READ_ONCE(torture_running))
 		return;
@@ -249,19 +257,23 @@ static void torture_lock_delay(void)
 	WRITE_ONCE(rng, r);
 	if (r & 15)
 		return;
-	torture_spin_ns((r >> 8) % (torture_lock_delay_us * NSEC_PER_USEC +
-				    1));
+	ns = (r >> 8) % (torture_lock_delay_us * NSEC_PER_USEC + 1);
+	torture_spin_ns(ns);
+	__atomic_fetch_add(&n_lock_delays, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&lock_delay_ns, ns, __ATOMIC_RELAXED);
 }
 
 struct torture_rd {
 	struct rcu_torture *p;
 	u64 id;
+	u64 t0;				/* before rcu_read_lock() */
 	long completed;
 	int cpu;
 };
 
 static void torture_read_begin(struct torture_rd *rd, int ctx)
 {
+	rd->t0 = ktime_get_ns();
 	rcu_read_lock();
 	rd->cpu = raw_smp_processor_id();
 	rd->completed = rcu_batches_completed();
@@ -280,7 +292,7 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
 	struct rcu_torture *p = rd->p;
 	int pipe = 0, cpu;
 	long batch, mb = TORTURE_LIVE;
-	u64 id = rd->id;
+	u64 id = rd->id, hold;
 	struct torture_cpu *tc;
 
 	if (p) {
@@ -291,6 +303,7 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
 	}
 	batch = rcu_batches_completed() - rd->completed;
 	rcu_read_unlock();
+	hold = ktime_get_ns() - rd->t0;
 
 	if (ctx == CTX_TASK)
 		preempt_disable();
@@ -310,6 +323,9 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
 	tc->idle_hits[ctx] += idle;
 	tc->pipe[ctx][pipe]++;
 	tc->batch[ctx][batch]++;
+	tc->hold_ns[ctx] += hold;
+	if (hold > tc->hold_max_ns[ctx])
+		tc->hold_max_ns[ctx] = hold;
 	if (ctx == CTX_TASK) {
 		tc->migrated += cpu != rd->cpu;
 		preempt_enable();
@@ -428,28 +444,17 @@ static void torture_thread_exit(void)
 }
 
 /*
- * Still inside a reader whose rcu_read_lock() used completed == g1: the
- * flip to g1 + 1 cannot finish its waitzero state (which waits for our
- * index), so completed stays <= g1 + 1 and the machine does not reach
- * waitmb of that flip.  Otherwise the flip was not acknowledged before
- * the sum was taken.  completed is read on both sides of the state, so
- * the state belongs to that flip.
+ * Still inside a reader whose outermost rcu_read_lock() ran right after
+ * g0 = rcu_batches_completed(), IRQs off across both: the flavour says
+ * whether its grace-period machine went further than it may while the
+ * reader holds on (rcu_torture_gp_passed(): the 2008 flip
+ * acknowledgement, the tree's grace-period count).
  */
-static void torture_check_ack(long g1)
+static void torture_check_ack(long g0)
 {
-	long ga, gb;
-	int st;
-
-	if (rcu_flavor_is_tree())
-		return;		/* no flips: the 2008 flavour's check */
-	ga = rcu_batches_completed();
-	st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
-
-	gb = rcu_batches_completed();
-	if (gb >= g1 + 2 ||
-	    (ga == g1 + 1 && gb == ga && st == rcu_try_flip_waitmb_state))
+	if (rcu_torture_gp_passed(g0))
 		torture_error(ERR_ACK, CTX_TASK, raw_smp_processor_id(),
-			      NULL, (int)(gb - g1), st);
+			      NULL, (int)(rcu_batches_completed() - g0), 0);
 }
 
 static int torture_reader(void *arg)
@@ -467,25 +472,23 @@ static int torture_reader(void *arg)
 			bool nest = (torture_rand(&rng) & 7) == 0;
 
 			unsigned long flags;
-			long g0, g1;
+			long g0;
 
 			/*
-			 * With interrupts off this CPU cannot acknowledge a
-			 * flip, so rcu_read_lock() uses completed == g0, or
-			 * g0 + 1 if a flip started meanwhile: its index
-			 * tells which (g1).
+			 * With interrupts off this CPU can neither
+			 * acknowledge a flip nor report a quiescent state
+			 * between the load of g0 and rcu_read_lock().
 			 */
 			local_irq_save(flags);
 			g0 = rcu_batches_completed();
 			torture_read_begin(&rd, CTX_TASK);
 			local_irq_restore(flags);
-			g1 = g0 + ((g0 & 1) != current->rcu_flipctr_idx);
 			if (nest)
 				rcu_read_lock();
 			busy_wait_ns(torture_hold_ns(&rng, max));
 			if (nest)
 				rcu_read_unlock();
-			torture_check_ack(g1);
+			torture_check_ack(g0);
 			torture_read_end(&rd, CTX_TASK, false);
 		} while (ktime_get_ns() < end);
 		if (torture_reader_delay_ms)
@@ -748,6 +751,7 @@ struct torture_totals {
 	u64 pipe[RCU_TORTURE_PIPE_LEN + 1], batch[RCU_TORTURE_PIPE_LEN + 1];
 	u64 migrated, nmi_in_irq, errs;
 	u64 gps;
+	u64 hold_ns[NR_CTX], hold_max_ns[NR_CTX];
 };
 
 static u64 torture_gp_base;
@@ -764,6 +768,9 @@ static void torture_sum(struct torture_totals *t)
 		for (int c = 0; c < NR_CTX; c++) {
 			t->reads[c] += READ_ONCE(tc->reads[c]);
 			t->idle_hits[c] += READ_ONCE(tc->idle_hits[c]);
+			t->hold_ns[c] += READ_ONCE(tc->hold_ns[c]);
+			t->hold_max_ns[c] = max(t->hold_max_ns[c],
+						READ_ONCE(tc->hold_max_ns[c]));
 			for (int i = 0; i <= RCU_TORTURE_PIPE_LEN; i++) {
 				t->pipe[i] += READ_ONCE(tc->pipe[c][i]);
 				t->batch[i] += READ_ONCE(tc->batch[c][i]);
@@ -798,10 +805,24 @@ static void torture_hist(char *buf, size_t size, const u64 *h)
 		n += snprintf(buf + n, size - n, " %lu", h[i]);
 }
 
+/* Mean and max hold per context, "task 12/345 irq ..." (ns). */
+static void torture_holds(char *buf, size_t size, struct torture_totals *t)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < NR_CTX && n < size; c++)
+		n += snprintf(buf + n, size - n, " %s %lu/%lu", ctx_name[c],
+			      t->reads[c] ? t->hold_ns[c] / t->reads[c] : 0,
+			      t->hold_max_ns[c]);
+}
+
 /* The rcutorture stats block; diag also repeats it as KTAP "# " lines. */
 static void torture_print(struct torture_totals *t, bool diag)
 {
-	char pipe[200], batch[200], circ[200];
+	char pipe[200], batch[200], circ[200], holds[200];
+	u64 nd = __atomic_load_n(&n_lock_delays, __ATOMIC_RELAXED);
+	u64 dns = __atomic_load_n(&lock_delay_ns, __ATOMIC_RELAXED);
 	u64 hr = torture_handler_reads(t), hi = torture_handler_idle(t);
 	bool bad = t->errs != 0;
 	u64 wc[RCU_TORTURE_PIPE_LEN + 1];
@@ -814,6 +835,7 @@ static void torture_print(struct torture_totals *t, bool diag)
 	torture_hist(pipe, sizeof(pipe), t->pipe);
 	torture_hist(batch, sizeof(batch), t->batch);
 	torture_hist(circ, sizeof(circ), wc);
+	torture_holds(holds, sizeof(holds), t);
 	printk("rcu-torture: ver: %lu gps: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtcb: %lu rtsync: %lu rtmbe: %lu rtpe: %lu rtre: %lu rtee: %lu rtae: %lu %s\n",
 	       READ_ONCE(torture_version), t->gps, torture_free_head == NULL,
 	       n_alloc, n_alloc_fail, n_free, n_cb, n_sync,
@@ -826,6 +848,8 @@ static void torture_print(struct torture_totals *t, bool diag)
 	       t->idle_hits[CTX_NESTED], t->reads[CTX_NMI],
 	       t->idle_hits[CTX_NMI], t->nmi_in_irq,
 	       hr ? hi * 100 / hr : 0);
+	printk("rcu-torture: reader hold ns mean/max:%s; lock delays: %lu (mean %lu ns)\n",
+	       holds, nd, nd ? dns / nd : 0);
 	printk("rcu-torture: Reader Pipe:%s\n", pipe);
 	printk("rcu-torture: Reader Batch:%s\n", batch);
 	printk("rcu-torture: Free-Block Circulation:%s\n", circ);
@@ -844,6 +868,8 @@ static void torture_print(struct torture_totals *t, bool diag)
 	ktap_diag("rcu-torture: sent IRQ to idle/busy CPUs: %lu/%lu, NMI: %lu/%lu",
 		  n_sent_idle[0], n_sent_busy[0], n_sent_idle[1],
 		  n_sent_busy[1]);
+	ktap_diag("rcu-torture: reader hold ns mean/max:%s; lock delays: %lu (mean %lu ns)",
+		  holds, nd, nd ? dns / nd : 0);
 	ktap_diag("rcu-torture: Reader Pipe:%s", pipe);
 	ktap_diag("rcu-torture: Reader Batch:%s", batch);
 	ktap_diag("rcu-torture: Free-Block Circulation:%s", circ);
@@ -872,6 +898,7 @@ static void torture_reset(void)
 	memset(&first_err, 0, sizeof(first_err));
 	memset(n_sent_idle, 0, sizeof(n_sent_idle));
 	memset(n_sent_busy, 0, sizeof(n_sent_busy));
+	n_lock_delays = lock_delay_ns = 0;
 	torture_version = n_alloc = n_alloc_fail = n_free = 0;
 	n_sync = n_cb = 0;
 	n_cb_pending = 0;
@@ -938,14 +965,15 @@ int rcu_torture_run(void)
 	torture_reset();
 	rcu_stats_get(&s);
 	torture_gp_base = s.gp_completed;
-	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, busy %u, %d CPUs\n",
+	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, lock_delay %u us, busy %u, %d CPUs, rcu=%s\n",
 	       torture_duration, nreaders, torture_writers, torture_irq_rate,
-	       torture_nmi_rate, torture_hold_max_us, torture_busy, ncpus);
+	       torture_nmi_rate, torture_hold_max_us, torture_lock_delay_us,
+	       torture_busy, ncpus, rcu_flavor_name());
 	torture_publish(torture_alloc());
 
 	WRITE_ONCE(torture_running, 1);
 	if (torture_lock_delay_us)
-		WRITE_ONCE(rcu_read_lock_delay_hook, torture_lock_delay);
+		rcu_read_lock_delay_set(torture_lock_delay);
 	if (handlers) {
 		request_irq(IRQ_TEST_LOW, torture_irq_low);
 		request_irq(IRQ_TEST_HIGH, torture_irq_high);
@@ -1015,7 +1043,7 @@ int rcu_torture_run(void)
 		stuck = true;
 	}
 	WRITE_ONCE(torture_running, 0);
-	WRITE_ONCE(rcu_read_lock_delay_hook, NULL);
+	rcu_read_lock_delay_set(NULL);
 	if (handlers) {
 		torture_wait_handlers();
 		unregister_nmi_handler(torture_nmi);
@@ -1064,6 +1092,18 @@ int rcu_torture_run(void)
 	if (!stuck && n_alloc != n_free) {
 		printk("rcu-torture: !!! %lu elements allocated, %lu freed\n",
 		       n_alloc, n_free);
+		fail = true;
+	}
+	/*
+	 * One task reader in 16 should have spun: none over this many
+	 * means the flavour never calls the hook (the option would be
+	 * accepted and do nothing).
+	 */
+	if (torture_lock_delay_us && t.reads[CTX_TASK] >= 1024 &&
+	    !n_lock_delays) {
+		printk("rcu-torture: !!! torture_lock_delay_us=%u but none of %lu task readers' rcu_read_lock() ran the delay (rcu=%s)\n",
+		       torture_lock_delay_us, t.reads[CTX_TASK],
+		       rcu_flavor_name());
 		fail = true;
 	}
 	if (READ_ONCE(torture_version) < 2) {

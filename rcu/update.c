@@ -11,7 +11,9 @@
  *                   rcu/tree/tree_stall.c, rcu/tree/rcu_segcblist.c
  *
  * Everything but the read side goes through one table of function
- * pointers, struct rcu_flavor_ops.  The read side is too hot for an
+ * pointers, struct rcu_flavor_ops; what both build the same way from
+ * their own operations (synchronize_rcu(), rcu_barrier()) is in
+ * rcu/rcupdate_wait.c.  The read side is too hot for an
  * indirect call: rcu_read_lock() tests one __read_mostly int and calls the
  * flavour's function directly (make bench reports the cost of that test).
  */
@@ -26,6 +28,11 @@
 
 static const char *rcu_opt = "rcupreempt";
 kparam_str("rcu", rcu_opt, "RCU implementation: rcupreempt (2008) or tree");
+
+/* Seconds; 0 disables the detector.  A few seconds suits test runs. */
+unsigned int rcu_cpu_stall_timeout = 5;
+kparam_uint("rcu_cpu_stall_timeout", rcu_cpu_stall_timeout, 0, 300,
+	    "seconds a grace period may take before a stall report (0: off)");
 
 /* Written once, before any other CPU starts; read by every reader. */
 int rcu_flavor __read_mostly = RCU_FLAVOR_RCUPREEMPT;
@@ -61,7 +68,7 @@ const char *rcu_flavor_name(void)
 void rcu_read_lock(void)
 {
 	if (rcu_flavor == RCU_FLAVOR_TREE)
-		__rcu_read_lock_tree();
+		__rcu_tree_read_lock();
 	else
 		__rcu_read_lock();
 }
@@ -69,7 +76,7 @@ void rcu_read_lock(void)
 void rcu_read_unlock(void)
 {
 	if (rcu_flavor == RCU_FLAVOR_TREE)
-		__rcu_read_unlock_tree();
+		__rcu_tree_read_unlock();
 	else
 		__rcu_read_unlock();
 }
@@ -83,7 +90,7 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 
 void synchronize_rcu(void)
 {
-	rcu_ops->synchronize_rcu();
+	wait_rcu_gp(rcu_ops->call_rcu);
 }
 
 void synchronize_rcu_expedited(void)
@@ -91,12 +98,12 @@ void synchronize_rcu_expedited(void)
 	if (rcu_ops->synchronize_rcu_expedited)
 		rcu_ops->synchronize_rcu_expedited();
 	else
-		rcu_ops->synchronize_rcu();
+		synchronize_rcu();
 }
 
 void rcu_barrier(void)
 {
-	rcu_ops->rcu_barrier();
+	wait_rcu_barrier(rcu_ops->barrier_entrain);
 }
 
 long rcu_batches_completed(void)
@@ -104,40 +111,19 @@ long rcu_batches_completed(void)
 	return rcu_ops->batches_completed();
 }
 
-/*
- * The polled API.  rcu=rcupreempt has no grace-period sequence: its cookie
- * is a `completed` value far enough ahead that every reader running at
- * the get has finished once `completed` reaches it (a callback queued at
- * the get is done after GP_STAGES + 1 flips at most), and its start
- * queues nothing, so poll on rcu=rcupreempt may stay false while nothing
- * else asks for grace periods; cond_synchronize_rcu() still works.
- */
 unsigned long get_state_synchronize_rcu(void)
 {
-	if (rcu_ops->get_state_synchronize_rcu)
-		return rcu_ops->get_state_synchronize_rcu();
-	/* Orders the caller's prior accesses before the load of completed. */
-	smp_mb();
-	return (unsigned long)rcu_batches_completed() + 3;
+	return rcu_ops->get_state_synchronize_rcu();
 }
 
 unsigned long start_poll_synchronize_rcu(void)
 {
-	if (rcu_ops->start_poll_synchronize_rcu)
-		return rcu_ops->start_poll_synchronize_rcu();
-	return get_state_synchronize_rcu();
+	return rcu_ops->start_poll_synchronize_rcu();
 }
 
 bool poll_state_synchronize_rcu(unsigned long cookie)
 {
-	bool done;
-
-	if (rcu_ops->poll_state_synchronize_rcu)
-		return rcu_ops->poll_state_synchronize_rcu(cookie);
-	done = (long)((unsigned long)rcu_batches_completed() - cookie) >= 0;
-	/* Orders the load of completed before the caller's later frees. */
-	smp_mb();
-	return done;
+	return rcu_ops->poll_state_synchronize_rcu(cookie);
 }
 
 void cond_synchronize_rcu(unsigned long cookie)
@@ -158,6 +144,7 @@ void rcu_init(void)
  * unless a benchmark turns it on: one load and a not-taken branch.
  */
 int rcu_account_gp_cycles;
+u64 rcu_gp_kthread_cycles;
 static u64 rcu_tick_cycles[NR_CPUS];
 
 u64 rcu_gp_machinery_cycles(void)
@@ -252,6 +239,16 @@ void rcu_stats_get(struct rcu_stats_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	rcu_ops->stats_get(s);
+}
+
+void rcu_read_lock_delay_set(void (*hook)(void))
+{
+	rcu_ops->read_lock_delay_set(hook);
+}
+
+bool rcu_torture_gp_passed(long g0)
+{
+	return rcu_ops->torture_gp_passed(g0);
 }
 
 /*

@@ -102,7 +102,12 @@ static noinline void rcu_read_lock_idle_report(struct rcu_data *rdp,
 }
 
 /* Set only by a running torture test (torture_lock_delay_us). */
-void (*rcu_read_lock_delay_hook)(void);
+static void (*rcu_read_lock_delay_hook)(void);
+
+static void rcupreempt_read_lock_delay_set(void (*hook)(void))
+{
+	WRITE_ONCE(rcu_read_lock_delay_hook, hook);
+}
 
 void __rcu_read_lock(void)
 {
@@ -489,7 +494,7 @@ void rcu_process_callbacks(void)
 	}
 	rdp->donelist = NULL;
 	rdp->donetail = &rdp->donelist;
-	/* rcupreempt_barrier() must not miss callbacks that are in our hands. */
+	/* rcu_barrier() must not miss callbacks that are in our hands. */
 	rdp->invoking++;
 	spin_unlock_irqrestore(&rdp->lock, flags);
 
@@ -533,107 +538,52 @@ void rcupreempt_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *he
 	spin_unlock_irqrestore(&rdp->lock, flags);
 }
 
-struct rcu_synchronize {
-	struct rcu_head head;
-	struct completion completion;
-};
-
-static void wakeme_after_rcu(struct rcu_head *head)
+/*
+ * rcu_barrier()'s step (rcu/rcupdate_wait.c): queue head behind cpu's
+ * callbacks.  Only the owning CPU advances and invokes its lists, in
+ * order; a CPU with nothing queued and nothing being invoked is skipped
+ * (only that CPU can make its own lists non-empty again, and its tick may
+ * be stopped).
+ */
+bool rcupreempt_barrier_entrain(int cpu, struct rcu_head *head)
 {
-	struct rcu_synchronize *rcu =
-		container_of(head, struct rcu_synchronize, head);
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	unsigned long flags;
+	bool queued;
 
-	complete(&rcu->completion);
-}
-
-void rcupreempt_synchronize_rcu(void)
-{
-	struct rcu_synchronize rcu;
-
-	WARN(in_interrupt() || irqs_disabled(),
-	     "synchronize_rcu: cpu %d called from atomic context",
-	     raw_smp_processor_id());
-	init_completion(&rcu.completion);
-	rcupreempt_call_rcu(&rcu.head, wakeme_after_rcu);
-	wait_for_completion(&rcu.completion);
+	spin_lock_irqsave(&rdp->lock, flags);
+	queued = rcupreempt_needs_cpu(cpu) || rdp->invoking;
+	if (queued) {
+		*rdp->nexttail = head;
+		rdp->nexttail = &head->next;
+	}
+	spin_unlock_irqrestore(&rdp->lock, flags);
+	return queued;
 }
 
 /*
- * rcupreempt_barrier(): append a marker callback behind every CPU's queue.  Only
- * the owning CPU advances and invokes its lists, in order, so when a
- * marker runs every callback queued on that CPU before it has run.  A CPU
- * with nothing queued and nothing being invoked is skipped, which also
- * means we never hand callbacks to a CPU whose tick may be stopped
- * (rcupreempt_needs_cpu() was false when it stopped it, and only that CPU can
- * make its own lists non-empty again - except us, and we add only to
- * non-empty ones).  No cross-CPU call is needed.
+ * The polled API.  This flavour has no grace-period sequence: a cookie is
+ * a `completed` value far enough ahead that every reader running at the
+ * get has finished once `completed` reaches it (a callback queued at the
+ * get is done after GP_STAGES + 1 flips at most).  Its start queues
+ * nothing, so poll may stay false while nothing else asks for grace
+ * periods; cond_synchronize_rcu() still works.
  */
-struct rcu_barrier_cpu {
-	struct rcu_head head;
-	struct rcu_barrier_state *state;
-};
-
-struct rcu_barrier_state {
-	struct spinlock lock;
-	int count;
-	struct completion done;
-	struct rcu_barrier_cpu cpu[NR_CPUS];
-};
-
-static void rcu_barrier_put(struct rcu_barrier_state *s)
+static unsigned long rcupreempt_get_state_synchronize_rcu(void)
 {
-	unsigned long flags;
-	int last;
-
-	spin_lock_irqsave(&s->lock, flags);
-	last = --s->count == 0;
-	spin_unlock_irqrestore(&s->lock, flags);
-	if (last)
-		complete(&s->done);
+	/* Orders the caller's prior accesses before the load of completed. */
+	smp_mb();
+	return (unsigned long)rcupreempt_batches_completed() + GP_STAGES + 1;
 }
 
-static void rcu_barrier_callback(struct rcu_head *head)
+static bool rcupreempt_poll_state_synchronize_rcu(unsigned long cookie)
 {
-	struct rcu_barrier_cpu *bc =
-		container_of(head, struct rcu_barrier_cpu, head);
+	bool done = (long)((unsigned long)rcupreempt_batches_completed() -
+			   cookie) >= 0;
 
-	rcu_barrier_put(bc->state);
-}
-
-void rcupreempt_barrier(void)
-{
-	/* Not on the stack: NR_CPUS heads would take half of it. */
-	struct rcu_barrier_state *s = kmalloc(sizeof(*s));
-	unsigned long flags;
-	int cpu;
-
-	WARN(in_interrupt() || irqs_disabled(),
-	     "rcu_barrier: cpu %d called from atomic context",
-	     raw_smp_processor_id());
-	BUG_ON(!s);
-	spin_lock_init(&s->lock, "rcu_barrier");
-	init_completion(&s->done);
-	s->count = 1;		/* our own reference, dropped below */
-	for_each_online_cpu(cpu) {
-		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
-		struct rcu_head *h = &s->cpu[cpu].head;
-
-		s->cpu[cpu].state = s;
-		h->func = rcu_barrier_callback;
-		h->next = NULL;
-		spin_lock_irqsave(&rdp->lock, flags);
-		if (rcupreempt_needs_cpu(cpu) || rdp->invoking) {
-			spin_lock(&s->lock);
-			s->count++;
-			spin_unlock(&s->lock);
-			*rdp->nexttail = h;
-			rdp->nexttail = &h->next;
-		}
-		spin_unlock_irqrestore(&rdp->lock, flags);
-	}
-	rcu_barrier_put(s);
-	wait_for_completion(&s->done);
-	kfree(s);
+	/* Orders the load of completed before the caller's later frees. */
+	smp_mb();
+	return done;
 }
 
 /* ------------------------------------------------------------------ */
@@ -761,7 +711,7 @@ static bool rcupreempt_cpu_watching(int cpu)
 	return READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter) & 0x1;
 }
 
-static long rcupreempt_watching_counter(int cpu)
+static long rcupreempt_cpu_watching_counter(int cpu)
 {
 	return READ_ONCE(RCU_DATA_CPU(cpu)->dynticks_progress_counter);
 }
@@ -778,13 +728,40 @@ static const char *rcupreempt_gp_state_name(void)
 	return rcu_try_flip_state_name(READ_ONCE(rcu_ctrlblk.rcu_try_flip_state));
 }
 
+/*
+ * rcu/torture.c's flip-acknowledgement check.  g0 was read with IRQs off
+ * just before the reader's outermost __rcu_read_lock(), so this CPU could
+ * not acknowledge a flip in between: the lock used completed == g0, or
+ * g0 + 1 if a flip started meanwhile, and the reader's index tells which
+ * (g1).  While the reader holds that index, the flip to g1 + 1 cannot
+ * finish its waitzero state, so completed stays <= g1 + 1 and the machine
+ * does not reach waitmb of that flip; otherwise the flip was not
+ * acknowledged before the sum was taken.  completed is read on both sides
+ * of the state, so the state belongs to that flip.
+ */
+static bool rcupreempt_torture_gp_passed(long g0)
+{
+	long g1 = g0 + ((g0 & 1) != READ_ONCE(current->rcu_flipctr_idx));
+	long ga, gb;
+	int st;
+
+	ga = rcupreempt_batches_completed();
+	st = READ_ONCE(rcu_ctrlblk.rcu_try_flip_state);
+	gb = rcupreempt_batches_completed();
+	return gb >= g1 + 2 ||
+	       (ga == g1 + 1 && gb == ga && st == rcu_try_flip_waitmb_state);
+}
+
 const struct rcu_flavor_ops rcupreempt_flavor_ops = {
 	.name = "rcupreempt",
 	.init = rcupreempt_init,
 	.call_rcu = rcupreempt_call_rcu,
-	.synchronize_rcu = rcupreempt_synchronize_rcu,
-	.rcu_barrier = rcupreempt_barrier,
+	.barrier_entrain = rcupreempt_barrier_entrain,
 	.batches_completed = rcupreempt_batches_completed,
+	.get_state_synchronize_rcu = rcupreempt_get_state_synchronize_rcu,
+	/* Nothing to start: its flips run while anyone has callbacks. */
+	.start_poll_synchronize_rcu = rcupreempt_get_state_synchronize_rcu,
+	.poll_state_synchronize_rcu = rcupreempt_poll_state_synchronize_rcu,
 	.sched_clock_irq = rcu_check_callbacks,
 	.needs_cpu = rcupreempt_needs_cpu,
 	.cb_count = rcupreempt_cb_count,
@@ -796,9 +773,11 @@ const struct rcu_flavor_ops rcupreempt_flavor_ops = {
 	.nmi_enter = rcu_irq_enter,	/* 2.6.25: NMIs share the IRQ hooks */
 	.nmi_exit = rcu_irq_exit,
 	.cpu_watching = rcupreempt_cpu_watching,
-	.cpu_watching_counter = rcupreempt_watching_counter,
+	.cpu_watching_counter = rcupreempt_cpu_watching_counter,
 	.entered_from_idle = rcupreempt_entered_from_idle,
 	.gp_state_name = rcupreempt_gp_state_name,
 	.stats_print = rcupreempt_stats_print,
 	.stats_get = rcupreempt_stats_get,
+	.read_lock_delay_set = rcupreempt_read_lock_delay_set,
+	.torture_gp_passed = rcupreempt_torture_gp_passed,
 };

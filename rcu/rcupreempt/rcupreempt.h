@@ -69,7 +69,8 @@ struct rcu_data {
 
 	/*
 	 * Callbacks.  lock protects completed and the lists; only this CPU
-	 * advances and invokes them, rcupreempt_barrier() may append remotely.
+	 * advances and invokes them; rcupreempt_barrier_entrain() may
+	 * append remotely.
 	 */
 	struct spinlock lock;
 	long completed;			/* last global completed seen */
@@ -108,8 +109,7 @@ void __rcu_read_lock(void);
 void __rcu_read_unlock(void);
 void rcupreempt_call_rcu(struct rcu_head *head,
 			 void (*func)(struct rcu_head *head));
-void rcupreempt_synchronize_rcu(void);
-void rcupreempt_barrier(void);
+bool rcupreempt_barrier_entrain(int cpu, struct rcu_head *head);
 long rcupreempt_batches_completed(void);
 void rcupreempt_init(void);
 void rcu_check_callbacks(int cpu);
@@ -139,20 +139,10 @@ void rcu_stall_gp_start(u64 now);
 void rcu_stall_check(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */
 void rcu_stall_report(u64 now);
-extern unsigned int rcu_cpu_stall_timeout;
-
-/*
- * Called by __rcu_read_lock() between its load of completed and its counter
- * increment, with interrupts off, when non-NULL: rcu/torture.c sets it
- * while a run with torture_lock_delay_us is active.
- */
-extern void (*rcu_read_lock_delay_hook)(void);
 
 /* rcu/rcupreempt/rcupreempt_stats.c: state_change with fliplock held. */
 void rcu_stats_init(u64 now);
 void rcu_stats_state_change(int from, int to, u64 now);
-
-void rcupreempt_stats_get(struct rcu_stats_snapshot *s);
 void rcu_stats_stall_reported(void);
 
 #endif

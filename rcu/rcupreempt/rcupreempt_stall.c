@@ -15,17 +15,12 @@
 #include "kernel/compiler.h"
 #include "kernel/bug.h"
 #include "kernel/lockdep.h"
-#include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
+#include "rcu/rcu.h"
 #include "rcu/rcupreempt/rcupreempt.h"
-
-/* Seconds; 0 disables the detector.  A few seconds suits test runs. */
-unsigned int rcu_cpu_stall_timeout = 5;
-kparam_uint("rcu_cpu_stall_timeout", rcu_cpu_stall_timeout, 0, 300,
-	    "seconds a grace period may take before a stall report (0: off)");
 
 /* Later reports come at this multiple of the timeout. */
 #define RCU_STALL_REPEAT_FACTOR	3

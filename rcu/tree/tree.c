@@ -58,7 +58,7 @@ static const char *const gp_state_names[] = {
 	[RCU_GP_CLEANUP] = "RCU_GP_CLEANUP",
 };
 
-const char *rcu_gp_state_name_tree(void)
+const char *rcu_tree_gp_state_name(void)
 {
 	int s = READ_ONCE(rcu_state.gp_state);
 
@@ -528,9 +528,6 @@ static void rcu_gp_cleanup(void)
 	trace_event(TRACE_TREE_GP, RCU_GP_IDLE, (u32)rcu_state.gp_seq);
 }
 
-/* make bench: cycles the kthread works (not sleeps), rcu/update.c. */
-u64 rcu_gp_kthread_cycles;
-
 static int rcu_gp_kthread(void *arg)
 {
 	u64 t0;
@@ -564,7 +561,7 @@ static int rcu_gp_kthread(void *arg)
 /* ------------------------------------------------------------------ */
 
 /* The tick: hardirq context, IRQs off, on cpu. */
-static void rcu_sched_clock_irq_tree(int cpu)
+static void rcu_tree_sched_clock_irq(int cpu)
 {
 	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 	struct rcu_node *rnp = rdp->mynode;
@@ -639,7 +636,7 @@ static void rcu_do_batch(void)
 	spin_unlock_irqrestore(&rdp->lock, flags);
 }
 
-static void call_rcu_tree(struct rcu_head *head,
+static void rcu_tree_call_rcu(struct rcu_head *head,
 			  void (*func)(struct rcu_head *head))
 {
 	struct rcu_tree_data *rdp;
@@ -659,119 +656,36 @@ static void call_rcu_tree(struct rcu_head *head,
 }
 
 /*
- * A sleeping lock for rcu_barrier() and synchronize_rcu_expedited():
- * *busy is taken by an atomic exchange; waiters sleep on wq.
+ * rcu_barrier()'s step (rcu/rcupdate_wait.c): entrain head behind cpu's
+ * callbacks.  A CPU with none queued or in hand is skipped, so nothing
+ * lands on a CPU whose tick may be stopped.  The tick accelerates the
+ * entrained callback with the rest of the list.
  */
-bool rcu_sleeplock_try(void *busy)
+static bool rcu_barrier_entrain(int cpu, struct rcu_head *head)
 {
-	/* Acquire: the holder's accesses after the lock is seen taken. */
-	return __atomic_exchange_n((int *)busy, 1, __ATOMIC_ACQUIRE) == 0;
-}
-
-void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy)
-{
-	/* Release: the holder's accesses before the next holder's. */
-	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
-	wake_up_all(wq);
-}
-
-struct rcu_synchronize {
-	struct rcu_head head;
-	struct completion completion;
-};
-
-static void wakeme_after_rcu(struct rcu_head *head)
-{
-	complete(&container_of(head, struct rcu_synchronize, head)->completion);
-}
-
-static void synchronize_rcu_tree(void)
-{
-	struct rcu_synchronize rcu;
-
-	WARN(in_interrupt() || irqs_disabled() ||
-	     current->rcu_read_lock_nesting,
-	     "synchronize_rcu: cpu %d called from atomic context or a reader",
-	     raw_smp_processor_id());
-	init_completion(&rcu.completion);
-	call_rcu_tree(&rcu.head, wakeme_after_rcu);
-	wait_for_completion(&rcu.completion);
-}
-
-/*
- * rcu_barrier(): entrain a callback behind every CPU's list.  A CPU with
- * no callbacks is skipped, so nothing lands on a CPU whose tick may be
- * stopped (the argument of the 2008 flavour's rcupreempt_barrier()).
- */
-struct rcu_barrier_state {
-	struct spinlock lock;
-	int count;
-	struct completion done;
-	struct rcu_head head[NR_CPUS];
-};
-
-static void rcu_barrier_put(struct rcu_barrier_state *s)
-{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 	unsigned long flags;
-	int last;
+	bool queued;
 
-	spin_lock_irqsave(&s->lock, flags);
-	last = --s->count == 0;
-	spin_unlock_irqrestore(&s->lock, flags);
-	if (last)
-		complete(&s->done);
+	spin_lock_irqsave(&rdp->lock, flags);
+	queued = !rcu_segcblist_empty(&rdp->cblist) || rdp->invoking;
+	if (queued)
+		rcu_segcblist_enqueue(&rdp->cblist, head);
+	spin_unlock_irqrestore(&rdp->lock, flags);
+	return queued;
 }
 
-static struct rcu_barrier_state *rcu_barrier_state_of;
-
-static void rcu_barrier_callback(struct rcu_head *head)
-{
-	(void)head;
-	rcu_barrier_put(READ_ONCE(rcu_barrier_state_of));
-}
-
-static void rcu_barrier_tree(void)
-{
-	static struct rcu_barrier_state s;
-	unsigned long flags;
-	int cpu;
-
-	/* One at a time: the state is static (NR_CPUS heads). */
-	wait_event_fn(&rcu_state.barrier_wq, rcu_sleeplock_try,
-		      &rcu_state.barrier_busy);
-	spin_lock_init(&s.lock, "rcu_barrier_state");
-	init_completion(&s.done);
-	s.count = 1;
-	WRITE_ONCE(rcu_barrier_state_of, &s);
-	for_each_online_cpu(cpu) {
-		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
-
-		spin_lock_irqsave(&rdp->lock, flags);
-		if (!rcu_segcblist_empty(&rdp->cblist) || rdp->invoking) {
-			spin_lock(&s.lock);
-			s.count++;
-			spin_unlock(&s.lock);
-			s.head[cpu].func = rcu_barrier_callback;
-			rcu_segcblist_enqueue(&rdp->cblist, &s.head[cpu]);
-		}
-		spin_unlock_irqrestore(&rdp->lock, flags);
-	}
-	rcu_barrier_put(&s);
-	wait_for_completion(&s.done);
-	rcu_sleeplock_release(&rcu_state.barrier_wq, &rcu_state.barrier_busy);
-}
-
-static long rcu_batches_completed_tree(void)
+static long rcu_tree_batches_completed(void)
 {
 	return (long)rcu_seq_ctr(READ_ONCE(rcu_state.gp_seq));
 }
 
-static int rcu_needs_cpu_tree(int cpu)
+static int rcu_tree_needs_cpu(int cpu)
 {
 	return !rcu_segcblist_empty(&rcu_tree_data[cpu].cblist);
 }
 
-static long rcu_cb_count_tree(int cpu)
+static long rcu_tree_cb_count(int cpu)
 {
 	return READ_ONCE(rcu_tree_data[cpu].cblist.len);
 }
@@ -780,21 +694,21 @@ static long rcu_cb_count_tree(int cpu)
 /* The polled API                                                     */
 /* ------------------------------------------------------------------ */
 
-static unsigned long get_state_synchronize_rcu_tree(void)
+static unsigned long rcu_tree_get_state_synchronize_rcu(void)
 {
 	/* rcu_seq_snap()'s barrier: the caller's accesses before it. */
 	return rcu_seq_snap(&rcu_state.gp_seq);
 }
 
-static unsigned long start_poll_synchronize_rcu_tree(void)
+static unsigned long rcu_tree_start_poll_synchronize_rcu(void)
 {
-	unsigned long s = get_state_synchronize_rcu_tree();
+	unsigned long s = rcu_tree_get_state_synchronize_rcu();
 
 	rcu_start_this_gp(s);
 	return s;
 }
 
-static bool poll_state_synchronize_rcu_tree(unsigned long cookie)
+static bool rcu_tree_poll_state_synchronize_rcu(unsigned long cookie)
 {
 	bool done = rcu_seq_done(&rcu_state.gp_seq, cookie);
 
@@ -825,7 +739,6 @@ static void rcu_tree_init(void)
 		ct_init_cpu(cpu);
 	}
 	rcu_exp_init();
-	init_waitqueue_head(&rcu_state.barrier_wq);
 	open_softirq(RCU_SOFTIRQ, rcu_do_batch);
 	rcu_state.gp_kthread = kthread_run(rcu_gp_kthread, NULL,
 					   RCU_GP_KTHREAD_CPU, "rcu_preempt");
@@ -875,7 +788,7 @@ static bool rcu_tree_cpu_watching(int cpu)
 	return !rcu_watching_snap_in_eqs(ct_rcu_watching_cpu_acquire(cpu));
 }
 
-static long rcu_tree_watching_counter(int cpu)
+static long rcu_tree_cpu_watching_counter(int cpu)
 {
 	return READ_ONCE(context_tracking[cpu].state);
 }
@@ -888,20 +801,32 @@ static bool rcu_tree_entered_from_idle(unsigned int depth)
 	       (long)(2 * depth - 1);
 }
 
+/*
+ * rcu/torture.c's check, the tree's form of the 2008 flip-acknowledgement
+ * check.  g0 was read with IRQs off just before the reader's outermost
+ * lock, so this CPU reported no quiescent state in between: only the
+ * grace period in progress at that read (which may have had this CPU's
+ * report already) can end while the reader holds on.  Any later one
+ * needs this CPU's report, which the reader's count withholds.
+ */
+static bool rcu_tree_torture_gp_passed(long g0)
+{
+	return rcu_tree_batches_completed() >= g0 + 2;
+}
+
 const struct rcu_flavor_ops tree_flavor_ops = {
 	.name = "tree",
 	.init = rcu_tree_init,
-	.call_rcu = call_rcu_tree,
-	.synchronize_rcu = synchronize_rcu_tree,
-	.synchronize_rcu_expedited = synchronize_rcu_expedited_tree,
-	.rcu_barrier = rcu_barrier_tree,
-	.batches_completed = rcu_batches_completed_tree,
-	.get_state_synchronize_rcu = get_state_synchronize_rcu_tree,
-	.start_poll_synchronize_rcu = start_poll_synchronize_rcu_tree,
-	.poll_state_synchronize_rcu = poll_state_synchronize_rcu_tree,
-	.sched_clock_irq = rcu_sched_clock_irq_tree,
-	.needs_cpu = rcu_needs_cpu_tree,
-	.cb_count = rcu_cb_count_tree,
+	.call_rcu = rcu_tree_call_rcu,
+	.synchronize_rcu_expedited = rcu_tree_synchronize_rcu_expedited,
+	.barrier_entrain = rcu_barrier_entrain,
+	.batches_completed = rcu_tree_batches_completed,
+	.get_state_synchronize_rcu = rcu_tree_get_state_synchronize_rcu,
+	.start_poll_synchronize_rcu = rcu_tree_start_poll_synchronize_rcu,
+	.poll_state_synchronize_rcu = rcu_tree_poll_state_synchronize_rcu,
+	.sched_clock_irq = rcu_tree_sched_clock_irq,
+	.needs_cpu = rcu_tree_needs_cpu,
+	.cb_count = rcu_tree_cb_count,
 	.stall_report = print_other_cpu_stall,
 	.note_context_switch = rcu_tree_note_context_switch,
 	.idle_enter = ct_idle_enter,
@@ -911,9 +836,11 @@ const struct rcu_flavor_ops tree_flavor_ops = {
 	.nmi_enter = ct_nmi_enter,
 	.nmi_exit = ct_nmi_exit,
 	.cpu_watching = rcu_tree_cpu_watching,
-	.cpu_watching_counter = rcu_tree_watching_counter,
+	.cpu_watching_counter = rcu_tree_cpu_watching_counter,
 	.entered_from_idle = rcu_tree_entered_from_idle,
-	.gp_state_name = rcu_gp_state_name_tree,
+	.gp_state_name = rcu_tree_gp_state_name,
 	.stats_print = rcu_tree_stats_print,
 	.stats_get = rcu_tree_stats_get,
+	.read_lock_delay_set = rcu_tree_read_lock_delay_set,
+	.torture_gp_passed = rcu_tree_torture_gp_passed,
 };

@@ -105,9 +105,7 @@ struct rcu_state {
 	u64 gp_activity_ns;		/* the kthread last did something */
 	u64 stall_next_ns;		/* 0: no report due */
 
-	/* rcu_barrier() and expedited GPs: one at a time, sleeping. */
-	int barrier_busy;
-	struct wait_queue_head barrier_wq;
+	/* Expedited GPs: one at a time, sleeping. */
 	int exp_busy;
 	struct wait_queue_head exp_wq;	/* callers waiting their turn */
 	unsigned long expedited_sequence;
@@ -152,25 +150,23 @@ void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags);
 bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
 				struct rcu_tree_data *rdp);
 void rcu_gp_kthread_wake(void);
-bool rcu_sleeplock_try(void *busy);
-void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy);
-const char *rcu_gp_state_name_tree(void);
+const char *rcu_tree_gp_state_name(void);
 
 /* rcu/tree/tree_plugin.c */
 void rcu_tree_note_context_switch(bool preempt);
+void rcu_tree_read_lock_delay_set(void (*hook)(void));
 void rcu_read_unlock_special(struct task *t);
 void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
 void rcu_flavor_sched_clock_irq(int cpu);
 bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 
 /* rcu/tree/tree_exp.c */
-void synchronize_rcu_expedited_tree(void);
+void rcu_tree_synchronize_rcu_expedited(void);
 void rcu_report_exp_rdp(struct rcu_tree_data *rdp);
 void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask);
 void rcu_exp_init(void);
 
 /* rcu/tree/tree_stall.c */
-extern unsigned int rcu_cpu_stall_timeout;
 void record_gp_stall_check_time(u64 now);
 void check_cpu_stall(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */

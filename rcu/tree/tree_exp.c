@@ -136,7 +136,24 @@ static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 	return mask_ipi;
 }
 
-void synchronize_rcu_expedited_tree(void)
+/*
+ * A sleeping lock that lets one synchronize_rcu_expedited() run at a time:
+ * *busy is taken by an atomic exchange; waiters sleep on wq.
+ */
+static bool rcu_sleeplock_try(void *busy)
+{
+	/* Acquire: the holder's accesses after the lock is seen taken. */
+	return __atomic_exchange_n((int *)busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy)
+{
+	/* Release: the holder's accesses before the next holder's. */
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+	wake_up_all(wq);
+}
+
+void rcu_tree_synchronize_rcu_expedited(void)
 {
 	struct completion done;
 	unsigned long flags;

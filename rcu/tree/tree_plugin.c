@@ -14,22 +14,39 @@
 #include "kernel/softirq.h"
 #include "rcu/tree/tree.h"
 
-void __rcu_read_lock_tree(void)
+/* Set only by a running torture test (torture_lock_delay_us). */
+static void (*rcu_read_lock_delay_hook)(void);
+
+void rcu_tree_read_lock_delay_set(void (*hook)(void))
+{
+	WRITE_ONCE(rcu_read_lock_delay_hook, hook);
+}
+
+void __rcu_tree_read_lock(void)
 {
 	struct task *t = current;
+	int nesting = READ_ONCE(t->rcu_read_lock_nesting);
 
 	/*
 	 * A handler that interrupts the read-modify-write does a balanced
 	 * inc/dec of its own; a preemption in the middle is a context switch
 	 * before the reader began.
 	 */
-	WRITE_ONCE(t->rcu_read_lock_nesting,
-		   READ_ONCE(t->rcu_read_lock_nesting) + 1);
+	WRITE_ONCE(t->rcu_read_lock_nesting, nesting + 1);
 	/* The critical section stays after the count (compiler only). */
 	barrier();
+	/*
+	 * Torture hook (torture_lock_delay_us, rcu/torture.c), outermost
+	 * lock only.  The count is set, so every grace period that starts
+	 * from here waits for this reader: the spin holds them up as the
+	 * 2008 reader's does between its load of completed and its counter
+	 * increment.  Off (one predictable branch) otherwise.
+	 */
+	if (unlikely(READ_ONCE(rcu_read_lock_delay_hook)) && !nesting)
+		rcu_read_lock_delay_hook();
 }
 
-void __rcu_read_unlock_tree(void)
+void __rcu_tree_read_unlock(void)
 {
 	struct task *t = current;
 	int nesting;

@@ -7,7 +7,7 @@
  * hold it, and the grace-period kthread if it has not run (starved).
  * Checked from every tick and from the kthread's FQS loop; whoever swaps
  * the deadline first prints.  rcu_cpu_stall_timeout is the option both
- * flavours share (rcu/rcupreempt/rcupreempt_stall.c declares it).
+ * flavours share (rcu/update.c defines it).
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -35,7 +35,7 @@ void print_other_cpu_stall(u64 now)
 	       READ_ONCE(rcu_state.gp_seq),
 	       (unsigned long long)((now - rcu_state.gp_start_ns) /
 				    NSEC_PER_MSEC),
-	       rcu_gp_state_name_tree());
+	       rcu_tree_gp_state_name());
 	rcu_for_each_leaf_node(rnp) {
 		struct task *t;
 
@@ -68,7 +68,7 @@ void print_other_cpu_stall(u64 now)
 	if (now - activity > (u64)rcu_cpu_stall_timeout * NSEC_PER_SEC / 2) {
 		printk("rcu:   rcu_preempt kthread starved for %llu ms, state %s\n",
 		       (unsigned long long)((now - activity) / NSEC_PER_MSEC),
-		       rcu_gp_state_name_tree());
+		       rcu_tree_gp_state_name());
 		n++;
 	}
 	if (!n)

@@ -16,7 +16,8 @@ HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
-		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c
+		rcu/rcupreempt/rcupreempt_stats.c rcu/tree/rcu_segcblist.c \
+		rcu/rcupdate_wait.c
 # Context tracking, built alone: its every READ_ONCE()/WRITE_ONCE() is an
 # NMI hook point (tests/host/tree/ct_hooks.h).
 HOST_CT_SRC   = rcu/tree/context_tracking.c

@@ -16,6 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "kernel/softirq.h"
+#include "rcu/rcu.h"
 #include "kernel/wait.h"
 #include "kernel/time.h"
 #include "kernel/trace.h"
@@ -231,6 +232,9 @@ void kernel_mark_failed(void)
 	shim_failed_count++;
 	kernel_failed = 1;
 }
+
+/* rcu/update.c's option (the host build has no dispatch); tests set it. */
+unsigned int rcu_cpu_stall_timeout = 5;
 
 /* The host tests count reports; they never end the process on one. */
 void kernel_report_done(const char *why, bool stall)

@@ -3,7 +3,7 @@
 tools/gdb/test.py; what every session does is in session.py).
 
 QEMU boots rcu=tree with tests=rcu_tree_blocked_reader and waits at reset.
-The session stops in poll_state_synchronize_rcu_tree(), called while the
+The session stops in rcu_tree_poll_state_synchronize_rcu(), called while the
 test's reader sleeps inside its critical section (queued on its leaf's
 blkd_tasks, holding a grace period in progress), runs rcu-tree-cpus and
 rcu-tree-gp, and checks each column against plain gdb expressions.  Then
@@ -86,7 +86,7 @@ def stop(quiet):
 
 def main():
     start()
-    stop_at("poll_state_synchronize_rcu_tree")
+    stop_at("rcu_tree_poll_state_synchronize_rcu")
     print("# rcu-tree-gp:\n" + run("rcu-tree-gp"), flush=True)
     print("# rcu-tree-cpus:\n" + run("rcu-tree-cpus"), flush=True)
     stop(False)

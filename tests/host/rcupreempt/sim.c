@@ -6,6 +6,7 @@
 
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
+#include "rcu/rcu.h"
 #include "tests/host/rcupreempt/sim.h"
 #include "tests/host/shim.h"
 

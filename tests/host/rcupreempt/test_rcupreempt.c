@@ -377,7 +377,7 @@ static void test_sync_and_barrier(void)
 	for (i = 0; i < 3; i++) {
 		before = (long)gps();
 		on_cpu(i, NULL);
-		rcupreempt_synchronize_rcu();
+		wait_rcu_gp(rcupreempt_call_rcu);	/* synchronize_rcu() */
 		CHECK(shim_wait_timeouts == 0, "synchronize_rcu returned");
 		CHECK((long)gps() - before >= 1, "a full GP passed");
 	}
@@ -385,14 +385,15 @@ static void test_sync_and_barrier(void)
 	tcb_queue(&c[1], 1);
 	tcb_queue(&c[2], 1);
 	on_cpu(2, NULL);
-	rcupreempt_barrier();
+	wait_rcu_barrier(rcupreempt_barrier_entrain);	/* rcu_barrier() */
 	CHECK(shim_wait_timeouts == 0, "rcu_barrier returned");
 	CHECK(c[0].invoked == 1 && c[1].invoked == 1 && c[2].invoked == 1,
 	      "all queued callbacks ran (%d %d %d)", c[0].invoked,
 	      c[1].invoked, c[2].invoked);
 	CHECK(!rcupreempt_needs_cpu(3), "idle cpu 3 got no barrier callback");
 	on_cpu(0, NULL);
-	rcupreempt_barrier();		/* nothing queued: returns at once */
+	/* Nothing queued: returns at once. */
+	wait_rcu_barrier(rcupreempt_barrier_entrain);
 	CHECK(shim_wait_timeouts == 0, "empty rcu_barrier returned");
 	shim_wait_driver = NULL;
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);

@@ -319,7 +319,7 @@ static void flavor_test(void *arg)
 	MEASURE(irq, local_irq_save(flags); local_irq_restore(flags));
 	MEASURE(outer, rcu_read_lock(); rcu_read_unlock());
 	if (rcu_flavor_is_tree())
-		MEASURE(direct, __rcu_read_lock_tree(); __rcu_read_unlock_tree());
+		MEASURE(direct, __rcu_tree_read_lock(); __rcu_tree_read_unlock());
 	else
 		MEASURE(direct, __rcu_read_lock(); __rcu_read_unlock());
 	ktap_diag("bench flavor_read rcu=%s cpus=%u irq_pair_c=%lu.%02lu outer_pair_c=%lu.%02lu undispatched_pair_c=%lu.%02lu outer_over_irq=%lu.%02lu",
