@@ -12,6 +12,7 @@ HOST_CC      ?= gcc
 HOST_BUILD   ?= build/host
 # Shim headers first, so rcu/*.c compile unmodified against hosted stand-ins.
 HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
+		-Wmissing-prototypes -Wmissing-declarations \
 		-Wno-unused-parameter -fno-strict-aliasing
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \

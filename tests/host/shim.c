@@ -21,6 +21,9 @@
 #include "kernel/time.h"
 #include "kernel/trace.h"
 #include "kernel/bug.h"
+#include "kernel/ktap.h"
+#include "kernel/mm.h"
+#include "kernel/printk.h"
 #include "tests/host/shim.h"
 
 struct percpu shim_percpu[NR_CPUS];
