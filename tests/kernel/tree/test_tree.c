@@ -227,6 +227,24 @@ KTEST(rcu_tree_idle_leaves)
 	return fail;
 }
 
+/*
+ * The state rcu_tree_propagation checks, reached: cpu's leaf waits for
+ * cpu alone, and every node that does not hold cpu has reported.
+ */
+static bool propagation_settled(int cpu)
+{
+	struct rcu_node *rnp;
+
+	if (READ_ONCE(rcu_tree_data[cpu].mynode->qsmask) !=
+	    rcu_tree_data[cpu].grpmask)
+		return false;
+	rcu_for_each_node_breadth_first(rnp)
+		if ((rnp->grplo > cpu || cpu > rnp->grphi) &&
+		    READ_ONCE(rnp->qsmask))
+			return false;
+	return true;
+}
+
 KTEST(rcu_tree_propagation)
 {
 	int fail = 0, cpu = -1, self, lvl;
@@ -247,6 +265,18 @@ KTEST(rcu_tree_propagation)
 		cpu--;
 	held_start(cpu, false);
 	c = start_poll_synchronize_rcu();
+	/*
+	 * Wait for the grace period to start and the other CPUs to report
+	 * (up to 5 s, a bound on a host stall), not a fixed 30 ms: a host
+	 * that delayed the kthread or the FQS scans that long failed a
+	 * correct kernel.  Then 30 ms more, so that a report that would
+	 * wrongly climb past cpu's leaf has long done so when we look.
+	 */
+	u64 t0 = ktime_get_ns();
+
+	while (!propagation_settled(cpu) && !poll_state_synchronize_rcu(c) &&
+	       ktime_get_ns() - t0 < 5 * NSEC_PER_SEC)
+		msleep(1);
 	msleep(30);
 	leaf = rcu_tree_data[cpu].mynode;
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),
