@@ -53,7 +53,22 @@ KTEST(rcu_tree_polled)
 	if (cpu < 0)
 		cpu = raw_smp_processor_id();
 	held_start(cpu, cpu == raw_smp_processor_id());
+	u64 reads0 = READ_ONCE(rcu_tree_data[cpu].n_fqs_reads);
+
 	c2 = start_poll_synchronize_rcu();
+	/*
+	 * Until an FQS scan has read the reader's CPU (up to 5 s, a bound
+	 * on a host stall), not a fixed 50 ms: a scan that wrongly excuses
+	 * it was caught only if the host ran one within those 50 ms.  Then
+	 * 50 ms more for the GP it would wrongly end.  A reader on our own
+	 * CPU is never scanned: there the 50 ms alone remain.
+	 */
+	t0 = ktime_get_ns();
+	while (cpu != raw_smp_processor_id() &&
+	       READ_ONCE(rcu_tree_data[cpu].n_fqs_reads) == reads0 &&
+	       !poll_state_synchronize_rcu(c2) &&
+	       ktime_get_ns() - t0 < 5 * NSEC_PER_SEC)
+		msleep(1);
 	msleep(50);
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c2),
 			  "cookie %lu done under a reader held on cpu %d", c2,
