@@ -189,8 +189,7 @@ KTEST(timer_del_sync)
 	slow.delay_ns = 2 * NSEC_PER_MSEC;
 	WRITE_ONCE(del_timer_sync_hook, slow_timer_release);
 	run_on_cpu(other, arm_slow_timer, &slow);
-	/* 5 s: a bound on how long the host may stall a vCPU, not a figure. */
-	bad |= KT_EXPECT(wait_flag(&slow.started, 5000),
+	bad |= KT_EXPECT(wait_flag(&slow.started, HOST_STALL_MS),
 			 "the 2 ms timer did not start on cpu%d in 5 s", other);
 	del_timer_sync(&slow.timer);
 	bad |= KT_EXPECT(READ_ONCE(slow.finished),

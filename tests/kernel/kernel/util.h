@@ -16,6 +16,13 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
 /*
+ * How long a test waits for another vCPU to do something it does in
+ * microseconds (handle an IPI or an NMI, start a thread): a bound on how
+ * long the host may stall that vCPU, not a figure.  Guest time is host
+ * time under TCG, so 1-2 s bounds failed correct kernels under load.
+ */
+#define HOST_STALL_MS	5000
+/*
  * The tick period of a CPU, in us, from its last 64 tick intervals: the
  * lower quartile of the averages of neighbouring intervals.  Averaging
  * pairs cancels the jitter of a tick delivered late and its successor

@@ -70,7 +70,7 @@ static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
 	} else {
 		smp_call_function_single(target, ct_probe_ipi, NULL, false);
 	}
-	if (KT_EXPECT(wait_flag(&cth.done, 2000), "%s: handler ran", what))
+	if (KT_EXPECT(wait_flag(&cth.done, HOST_STALL_MS), "%s: handler ran", what))
 		return 1;
 	msleep(2);
 	after = READ_ONCE(context_tracking[target].state);
