@@ -8,7 +8,8 @@
 #include "tests/kernel/kernel/util.h"
 
 #define SPIN_MS		300
-#define SPIN_MIN_TURNS	3	/* of about 15 each: 10 ms slices, 300 ms */
+/* Of about 15 turns each: 10 ms slices in 300 ms. */
+#define SPIN_MIN_TURNS	3
 
 static volatile u64 spins[2], turns[2];
 static volatile int spin_stop, spin_last = -1;

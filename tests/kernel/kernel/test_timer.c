@@ -25,7 +25,8 @@
 
 static int tick_sample_round(const int *cpus, int n)
 {
-	static struct tick_gaps gaps[TICK_SAMPLE_CPUS];	/* not on the stack */
+	/* Not on the stack: 8 KB each. */
+	static struct tick_gaps gaps[TICK_SAMPLE_CPUS];
 	u64 t0, t1, before[TICK_SAMPLE_CPUS];
 	int bad = 0;
 

@@ -200,7 +200,8 @@ void tick_gaps_harvest(struct tick_gaps *g)
 
 u64 tick_period_us(const struct tick_gaps *g)
 {
-	static u64 pair[TICK_GAPS_MAX];	/* not on the stack: one test at a time */
+	/* Not on the stack (16 KB); tests run one at a time. */
+	static u64 pair[TICK_GAPS_MAX];
 
 	if (g->n < 2)
 		return 0;
