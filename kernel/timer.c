@@ -123,6 +123,15 @@ static void run_timers(int cpu)
 }
 
 /*
+ * Test hook (tests/kernel/kernel/test_timer.c), called when del_timer_sync()
+ * finds t's function running and is about to wait for it.  The test's
+ * timer function spins until the hook runs, so a del_timer_sync() that
+ * returns without waiting finds it unfinished however fast the host is.
+ * NULL unless a test sets it; one load and a not-taken branch otherwise.
+ */
+void (*del_timer_sync_hook)(struct timer *t);
+
+/*
  * On return t is neither pending nor running anywhere: a timer pending on
  * another CPU is taken off there (not waited for: it may be seconds away),
  * and one whose function is running is waited for.
@@ -134,9 +143,14 @@ void del_timer_sync(struct timer *t)
 	del_timer(t);
 	/* Pairs with run_timers()'s smp_wmb(): running_timer after cpu. */
 	smp_rmb();
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
+		if (smp_load_acquire(&running_timer[cpu]) != t)
+			continue;
+		if (unlikely(READ_ONCE(del_timer_sync_hook)))
+			READ_ONCE(del_timer_sync_hook)(t);
 		while (smp_load_acquire(&running_timer[cpu]) == t)
 			arch_cpu_relax();
+	}
 }
 
 static void timer_interrupt(void)

@@ -29,6 +29,8 @@ bool del_timer(struct timer *t);
  * re-arms it.
  */
 void del_timer_sync(struct timer *t);
+/* Test hook: del_timer_sync() calls it before it waits for t (NULL: off). */
+extern void (*del_timer_sync_hook)(struct timer *t);
 
 void tick_init_cpu(int cpu);
 /* Idle loop: stop the periodic tick / restart it. */

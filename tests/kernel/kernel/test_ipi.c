@@ -120,7 +120,7 @@ static void test_low_handler(void)
 	low_depth = (int)(hardirq_count() >> HARDIRQ_SHIFT);
 	local_irq_enable();	/* let a higher priority class in */
 	arch_send_ipi(raw_smp_processor_id(), IRQ_TEST_HIGH);
-	if (!wait_flag(&high_ran, 1000))
+	if (!wait_flag(&high_ran, HOST_STALL_MS))
 		low_timed_out = 1;
 	local_irq_disable();
 }
@@ -145,7 +145,7 @@ KTEST(ipi_nested)
 		/* Sent from a thread on the next CPU (or itself if alone). */
 		run_on_cpu((cpu + 1) % num_online_cpus(), nested_from,
 			   (void *)(long)cpu);
-		bad |= KT_EXPECT(wait_flag(&high_ran, 2000),
+		bad |= KT_EXPECT(wait_flag(&high_ran, HOST_STALL_MS),
 				 "cpu%d: high vector never ran", cpu);
 		msleep(2);
 		bad |= KT_EXPECT(!low_timed_out, "cpu%d: low handler timed out",
@@ -213,12 +213,13 @@ KTEST(nmi_ipi)
 			WRITE_ONCE(nmi_target, cpu);
 			if (irqs_off) {
 				kthread_run(halt_thread, NULL, cpu, "test-halt");
-				bad |= KT_EXPECT(wait_flag(&halted_ready, 2000),
+				bad |= KT_EXPECT(wait_flag(&halted_ready,
+							   HOST_STALL_MS),
 						 "cpu%d: halter never ran", cpu);
 			}
 			msleep(5);	/* let it reach hlt */
 			arch_send_nmi(cpu);
-			bad |= KT_EXPECT(wait_flag(&nmi_seen, 2000),
+			bad |= KT_EXPECT(wait_flag(&nmi_seen, HOST_STALL_MS),
 					 "cpu%d: NMI not handled (irqs_off=%d)",
 					 cpu, irqs_off);
 			bad |= KT_EXPECT(nmi_on_ist && nmi_in_nmi,
@@ -226,7 +227,7 @@ KTEST(nmi_ipi)
 					 nmi_on_ist, nmi_in_nmi);
 			if (irqs_off)
 				bad |= KT_EXPECT(wait_flag(&woke_from_halt,
-							   2000),
+							   HOST_STALL_MS),
 						 "cpu%d: never left hlt", cpu);
 		}
 	}

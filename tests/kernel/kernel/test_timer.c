@@ -25,6 +25,8 @@
 
 static int tick_sample_round(const int *cpus, int n)
 {
+	/* Not on the stack: 8 KB each. */
+	static struct tick_gaps gaps[TICK_SAMPLE_CPUS];
 	u64 t0, t1, before[TICK_SAMPLE_CPUS];
 	int bad = 0;
 
@@ -36,15 +38,22 @@ static int tick_sample_round(const int *cpus, int n)
 	}
 	msleep(100);
 	t0 = ktime_get_ns();
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		before[i] = READ_ONCE(per_cpu_area(cpus[i])->stats.ticks);
-	msleep(1000);
+		tick_gaps_start(&gaps[i], cpus[i]);
+	}
+	/* The whole second's intervals, not the ring's last 64. */
+	while (ktime_get_ns() - t0 < NSEC_PER_SEC) {
+		msleep(TICK_HARVEST_MS);
+		for (int i = 0; i < n; i++)
+			tick_gaps_harvest(&gaps[i]);
+	}
 	t1 = ktime_get_ns();
 	for (int i = 0; i < n; i++) {
 		u64 d = READ_ONCE(per_cpu_area(cpus[i])->stats.ticks) -
 			before[i];
 
-		bad |= check_tick_rate(cpus[i], d, t1 - t0);
+		bad |= check_tick_rate(&gaps[i], d, t1 - t0);
 	}
 	for (int i = 0; i < n; i++) {
 		tick_dep_clear_cpu(cpus[i]);
@@ -124,24 +133,43 @@ KTEST(timer_oneshot)
 /*
  * del_timer_sync() must not return while the timer's function still runs
  * on another CPU: a sleeper's timer lives on its stack (schedule_deadline()),
- * and the function reads it.  The function here spins 20 ms between its
- * two marks, so a del_timer_sync() that returned on "no longer pending"
- * alone would see started without finished.  And a timer still pending on
- * another CPU is taken off there, not waited for: it may be seconds away.
+ * and the function reads it.  The function spins between its two marks
+ * until del_timer_sync() says, through del_timer_sync_hook(), that it saw
+ * the function running and waits for it: a del_timer_sync() that returned
+ * on "no longer pending" alone sees started without finished, however
+ * long the host stalls either vCPU (a fixed 20 ms spin let a vCPU stalled
+ * that long by the host hide the bug).  The spin gives up after
+ * SLOW_TIMER_MAX_NS so that a kernel that waits without the hook still
+ * ends the test.  And a timer still pending on another CPU is taken off
+ * there, not waited for: it may be seconds away.
  */
+#define SLOW_TIMER_MAX_NS	(5 * NSEC_PER_SEC)
+
 struct slow_timer {
 	struct timer timer;
 	u64 delay_ns;		/* arm_slow_timer() arms it this far ahead */
 	int started, finished;
+	int release;		/* the function may finish */
 };
+
+static struct slow_timer slow;
 
 static void slow_timer_fn(struct timer *t)
 {
 	struct slow_timer *s = container_of(t, struct slow_timer, timer);
+	u64 end = ktime_get_ns() + SLOW_TIMER_MAX_NS;
 
 	WRITE_ONCE(s->started, 1);
-	busy_wait_ns(20 * NSEC_PER_MSEC);
+	while (!READ_ONCE(s->release) && ktime_get_ns() < end)
+		arch_cpu_relax();
 	WRITE_ONCE(s->finished, 1);
+}
+
+/* del_timer_sync() found the function running: let it finish. */
+static void slow_timer_release(struct timer *t)
+{
+	if (t == &slow.timer)
+		WRITE_ONCE(slow.release, 1);
 }
 
 static void arm_slow_timer(void *arg)
@@ -155,7 +183,6 @@ static void arm_slow_timer(void *arg)
 
 KTEST(timer_del_sync)
 {
-	static struct slow_timer s;
 	int other = -1, cpu, bad = 0;
 
 	for_each_online_cpu(cpu)
@@ -166,42 +193,51 @@ KTEST(timer_del_sync)
 		return KTEST_SKIP;
 	}
 	/* Running on another CPU: waits for the function to finish. */
-	timer_init(&s.timer, slow_timer_fn);
-	s.delay_ns = 2 * NSEC_PER_MSEC;
-	run_on_cpu(other, arm_slow_timer, &s);
-	bad |= KT_EXPECT(wait_flag(&s.started, 1000),
-			 "the 2 ms timer did not start on cpu%d in 1 s", other);
-	del_timer_sync(&s.timer);
-	bad |= KT_EXPECT(READ_ONCE(s.finished),
+	timer_init(&slow.timer, slow_timer_fn);
+	slow.started = slow.finished = slow.release = 0;
+	slow.delay_ns = 2 * NSEC_PER_MSEC;
+	WRITE_ONCE(del_timer_sync_hook, slow_timer_release);
+	run_on_cpu(other, arm_slow_timer, &slow);
+	bad |= KT_EXPECT(wait_flag(&slow.started, HOST_STALL_MS),
+			 "the 2 ms timer did not start on cpu%d in 5 s", other);
+	del_timer_sync(&slow.timer);
+	bad |= KT_EXPECT(READ_ONCE(slow.finished),
 			 "returned with the function still running on cpu%d",
 			 other);
-	bad |= KT_EXPECT(s.timer.cpu == -1, "still pending on cpu%d",
-			 s.timer.cpu);
+	bad |= KT_EXPECT(slow.timer.cpu == -1, "still pending on cpu%d",
+			 slow.timer.cpu);
+	/* A del_timer_sync() that did not wait: end the function first. */
+	WRITE_ONCE(slow.release, 1);
+	while (!READ_ONCE(slow.finished))
+		arch_cpu_relax();
+	/* From here on only del_timer_sync_hook() lets the function finish. */
+	WRITE_ONCE(slow.release, 0);
 	/* Pending on another CPU, 5 s away: taken off there at once. */
-	s.started = s.finished = 0;
-	s.delay_ns = 5 * NSEC_PER_SEC;
-	run_on_cpu(other, arm_slow_timer, &s);
+	slow.started = slow.finished = 0;
+	slow.delay_ns = 5 * NSEC_PER_SEC;
+	run_on_cpu(other, arm_slow_timer, &slow);
 	u64 t0 = ktime_get_ns();
 
-	del_timer_sync(&s.timer);
+	del_timer_sync(&slow.timer);
 	u64 dt = ktime_get_ns() - t0;
 
 	ktap_diag("del_timer_sync() of a timer pending on cpu%d 5 s away: %llu us",
 		  other, (unsigned long long)(dt / NSEC_PER_USEC));
-	bad |= KT_EXPECT(dt < NSEC_PER_SEC && !READ_ONCE(s.started) &&
-			 s.timer.cpu == -1,
+	bad |= KT_EXPECT(dt < NSEC_PER_SEC && !READ_ONCE(slow.started) &&
+			 slow.timer.cpu == -1,
 			 "waited %llu ms for a remote timer (started %d)",
 			 (unsigned long long)(dt / NSEC_PER_MSEC),
-			 READ_ONCE(s.started));
+			 READ_ONCE(slow.started));
 	/* Pending on this CPU: taken off, its function never runs. */
-	s.started = s.finished = 0;
-	s.delay_ns = 2 * NSEC_PER_MSEC;
+	slow.started = slow.finished = 0;
+	slow.delay_ns = 2 * NSEC_PER_MSEC;
 	preempt_disable();
-	arm_slow_timer(&s);
-	del_timer_sync(&s.timer);
+	arm_slow_timer(&slow);
+	del_timer_sync(&slow.timer);
 	preempt_enable();
 	msleep(5);
-	bad |= KT_EXPECT(!READ_ONCE(s.started) && s.timer.cpu == -1,
+	bad |= KT_EXPECT(!READ_ONCE(slow.started) && slow.timer.cpu == -1,
 			 "a local timer ran after del_timer_sync()");
+	WRITE_ONCE(del_timer_sync_hook, NULL);
 	return bad;
 }

@@ -16,19 +16,48 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
 /*
- * The tick period of a CPU, in us, from its last 64 tick intervals: the
- * lower quartile of the averages of neighbouring intervals.  Averaging
- * pairs cancels the jitter of a tick delivered late and its successor
- * early (the LAPIC timer keeps its schedule, so a pair never averages
- * below the period).  A host that stalls the vCPU only lengthens
- * intervals, by merging ticks: the lower quartile stays right while up to
- * three quarters of them are stretched (the median failed beside make
- * test's background jobs).  A wrong period moves every interval, and
- * shows.
+ * How long a test waits for another vCPU to do something it does in
+ * microseconds (handle an IPI or an NMI, start a thread): a bound on how
+ * long the host may stall that vCPU, not a figure.  Guest time is host
+ * time under TCG, so 1-2 s bounds failed correct kernels under load.
  */
-u64 tick_period_us(int cpu);
+#define HOST_STALL_MS	5000
+/*
+ * A CPU's tick intervals over a whole measuring window, copied from its
+ * 64-entry ring (stats.tick_gap_us) by tick_gaps_harvest() at least every
+ * TICK_HARVEST_MS.  The ring alone held the window's last 64 ms: a host
+ * that stalled the vCPU through them failed a correct kernel (tickless_idle
+ * under make test-under-load: period 1210 us from a window that had taken
+ * 65% of its ticks).
+ */
+#define TICK_GAPS_MAX	2048
+#define TICK_HARVEST_MS	20
+
+struct tick_gaps {
+	int cpu;
+	u32 idx;		/* the ring's next index still to copy */
+	u32 n;
+	u32 gap[TICK_GAPS_MAX];
+};
+
+/* Start collecting cpu's intervals from now. */
+void tick_gaps_start(struct tick_gaps *g, int cpu);
+/* Copy the intervals cpu took since the last call. */
+void tick_gaps_harvest(struct tick_gaps *g);
+
+/*
+ * The tick period, in us, from the collected intervals: the lower
+ * quartile of the averages of neighbouring intervals.  Averaging pairs
+ * cancels the jitter of a tick delivered late and its successor early
+ * (the LAPIC timer keeps its schedule).  A host that stalls the vCPU
+ * lengthens intervals, by merging ticks: the lower quartile stays right
+ * while up to three quarters of the pairs are stretched (the median
+ * failed beside make test's background jobs).  A wrong period moves
+ * every interval, and shows.
+ */
+u64 tick_period_us(const struct tick_gaps *g);
 /* The tick-rate check: that interval within 20% of 1/HZ. */
-int check_tick_rate(int cpu, u64 ticks, u64 window_ns);
+int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns);
 
 /* What an idle CPU should not do, counted: for before/after deltas. */
 struct cpu_counts {

@@ -283,7 +283,7 @@ KTEST(dynticks_parity)
 				busy_wait_ns(test_rand(&seed) % 4000);
 				arch_send_nmi(cpu);
 			}
-			if (!wait_flag(&irq_done, 1000)) {
+			if (!wait_flag(&irq_done, HOST_STALL_MS)) {
 				ktap_diag("cpu%d: test IRQ never completed", cpu);
 				bad = 1;
 				break;

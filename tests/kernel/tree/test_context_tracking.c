@@ -70,10 +70,27 @@ static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
 	} else {
 		smp_call_function_single(target, ct_probe_ipi, NULL, false);
 	}
-	if (KT_EXPECT(wait_flag(&cth.done, 2000), "%s: handler ran", what))
+	if (KT_EXPECT(wait_flag(&cth.done, HOST_STALL_MS), "%s: handler ran",
+		      what))
 		return 1;
-	msleep(2);
-	after = READ_ONCE(context_tracking[target].state);
+	/*
+	 * Until the handler's exit path has run: nmi_nesting back to its
+	 * value outside handlers and an even number of steps (up to
+	 * HOST_STALL_MS).  A fixed 2 ms sleep read the counter mid-exit
+	 * when the host stalled the target that long: a correct kernel
+	 * failed on an idle target, and a busy target's wrong step on
+	 * exit could be missed.
+	 */
+	long outside = want_steps ? 0 : CT_NESTING_IRQ_NONIDLE;
+	u64 t0 = ktime_get_ns();
+
+	do {
+		after = READ_ONCE(context_tracking[target].state);
+		if (READ_ONCE(context_tracking[target].nmi_nesting) ==
+		    outside && (after - before) / CT_RCU_WATCHING % 2 == 0)
+			break;
+		arch_cpu_relax();
+	} while (ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC);
 	fail |= KT_EXPECT(cth.watching, "%s: RCU not watching in handler",
 			  what);
 	/*

@@ -53,7 +53,22 @@ KTEST(rcu_tree_polled)
 	if (cpu < 0)
 		cpu = raw_smp_processor_id();
 	held_start(cpu, cpu == raw_smp_processor_id());
+	u64 reads0 = READ_ONCE(rcu_tree_data[cpu].n_fqs_reads);
+
 	c2 = start_poll_synchronize_rcu();
+	/*
+	 * Until an FQS scan has read the reader's CPU (up to 5 s, a bound
+	 * on a host stall), not a fixed 50 ms: a scan that wrongly excuses
+	 * it was caught only if the host ran one within those 50 ms.  Then
+	 * 50 ms more for the GP it would wrongly end.  A reader on our own
+	 * CPU is never scanned: there the 50 ms alone remain.
+	 */
+	t0 = ktime_get_ns();
+	while (cpu != raw_smp_processor_id() &&
+	       READ_ONCE(rcu_tree_data[cpu].n_fqs_reads) == reads0 &&
+	       !poll_state_synchronize_rcu(c2) &&
+	       ktime_get_ns() - t0 < 5 * NSEC_PER_SEC)
+		msleep(1);
 	msleep(50);
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c2),
 			  "cookie %lu done under a reader held on cpu %d", c2,
@@ -78,6 +93,9 @@ KTEST(rcu_tree_polled)
 
 /* ------------------------------------------------------------------ */
 
+#define BLOCKED_GP_MAX_MS	2000
+#define BLOCKED_IRQOFF_MAX_MS	4000	/* < watchdog_thresh (10 s) */
+
 KTEST(rcu_tree_blocked_reader)
 {
 	int fail = 0, cpu;
@@ -93,11 +111,18 @@ KTEST(rcu_tree_blocked_reader)
 		cpu = 0;
 	/*
 	 * It sleeps in its reader: switched out, its CPU goes idle.  After
-	 * its unlock it spins 300 ms with IRQs off (on another CPU than
-	 * ours): the grace period must end meanwhile, so the unlock's slow
-	 * path, not a later tick or switch, took it off the list.
+	 * its unlock it spins with IRQs off (on another CPU than ours)
+	 * until we have looked: the grace period must end meanwhile, so
+	 * the unlock's slow path, not a later tick or switch, took it off
+	 * the list.  The spin ends when we say so, not after a fixed
+	 * 300 ms as it did: a host that stalled our vCPU that long failed
+	 * a correct kernel.  Its cap (BLOCKED_IRQOFF_MAX_MS) only bounds a
+	 * test that never looks; the wait for the grace period
+	 * (BLOCKED_GP_MAX_MS, shorter) bounds a host stall of the
+	 * kthread's vCPU: neither is a figure.
 	 */
-	held.irqoff_ms = cpu != raw_smp_processor_id() ? 300 : 0;
+	held.irqoff_ms = cpu != raw_smp_processor_id() ?
+			 BLOCKED_IRQOFF_MAX_MS : 0;
 	held_start(cpu, true);
 	c = start_poll_synchronize_rcu();
 	msleep(50);
@@ -120,13 +145,14 @@ KTEST(rcu_tree_blocked_reader)
 
 		fail |= KT_EXPECT(wait_flag(&held.unlocked, 5000), "unlocked");
 		while (!poll_state_synchronize_rcu(c) &&
-		       ktime_get_ns() - t0 < 150 * NSEC_PER_MSEC)
+		       ktime_get_ns() - t0 < BLOCKED_GP_MAX_MS * NSEC_PER_MSEC)
 			msleep(1);
 		fail |= KT_EXPECT(poll_state_synchronize_rcu(c) &&
 				  !READ_ONCE(held.done),
 				  "grace period did not end at the reader's unlock (still held %llu ms later)",
 				  (unsigned long long)(ktime_get_ns() - t0) /
 				  NSEC_PER_MSEC);
+		smp_store_release(&held.irqoff_release, 1);
 	}
 	fail |= KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
 	held.irqoff_ms = 0;
@@ -216,6 +242,24 @@ KTEST(rcu_tree_idle_leaves)
 	return fail;
 }
 
+/*
+ * The state rcu_tree_propagation checks, reached: cpu's leaf waits for
+ * cpu alone, and every node that does not hold cpu has reported.
+ */
+static bool propagation_settled(int cpu)
+{
+	struct rcu_node *rnp;
+
+	if (READ_ONCE(rcu_tree_data[cpu].mynode->qsmask) !=
+	    rcu_tree_data[cpu].grpmask)
+		return false;
+	rcu_for_each_node_breadth_first(rnp)
+		if ((rnp->grplo > cpu || cpu > rnp->grphi) &&
+		    READ_ONCE(rnp->qsmask))
+			return false;
+	return true;
+}
+
 KTEST(rcu_tree_propagation)
 {
 	int fail = 0, cpu = -1, self, lvl;
@@ -236,6 +280,18 @@ KTEST(rcu_tree_propagation)
 		cpu--;
 	held_start(cpu, false);
 	c = start_poll_synchronize_rcu();
+	/*
+	 * Wait for the grace period to start and the other CPUs to report
+	 * (up to 5 s, a bound on a host stall), not a fixed 30 ms: a host
+	 * that delayed the kthread or the FQS scans that long failed a
+	 * correct kernel.  Then 30 ms more, so that a report that would
+	 * wrongly climb past cpu's leaf has long done so when we look.
+	 */
+	u64 t0 = ktime_get_ns();
+
+	while (!propagation_settled(cpu) && !poll_state_synchronize_rcu(c) &&
+	       ktime_get_ns() - t0 < 5 * NSEC_PER_SEC)
+		msleep(1);
 	msleep(30);
 	leaf = rcu_tree_data[cpu].mynode;
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),

@@ -84,6 +84,20 @@ KTEST(rcu_tree_expedited)
 	held_start(busy, false);
 	exp_done_flag = 0;
 	kthread_run(exp_waiter, NULL, self, "exp-waiter");
+	/*
+	 * Until the expedited GP has ended or waits on the reader's CPU
+	 * (its bit in the leaf's expmask), not a fixed 50 ms: a GP that
+	 * skipped the busy CPU was caught only if it ended within those
+	 * 50 ms, which a stalled host vCPU could make it miss.  Then 50 ms
+	 * more for a GP that wrongly ends under the reader after all.
+	 */
+	struct rcu_tree_data *rdp = &rcu_tree_data[busy];
+	u64 t0 = ktime_get_ns();
+
+	while (!READ_ONCE(exp_done_flag) &&
+	       !(READ_ONCE(rdp->mynode->expmask) & rdp->grpmask) &&
+	       ktime_get_ns() - t0 < 5 * NSEC_PER_SEC)
+		msleep(1);
 	msleep(50);
 	fail |= KT_EXPECT(!READ_ONCE(exp_done_flag),
 			  "expedited GP ended under a reader on busy cpu %d",

@@ -28,12 +28,15 @@ static int held_reader(void *arg)
 		/*
 		 * No tick and no context switch from here: only the
 		 * unlock itself can have taken the task off blkd_tasks.
+		 * Until the test has looked, not for a fixed time: a host
+		 * that stalls the test's vCPU must not end the spin first.
 		 */
 		local_irq_save(flags);
 		rcu_read_unlock();
 		smp_store_release(&held.unlocked, 1);
 		t0 = ktime_get_ns();
-		while (ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
+		while (!smp_load_acquire(&held.irqoff_release) &&
+		       ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
 			arch_cpu_relax();
 		local_irq_restore(flags);
 	} else {
@@ -47,6 +50,7 @@ static int held_reader(void *arg)
 void held_start(int cpu, bool sleep)
 {
 	held.started = held.release = held.unlocked = held.done = 0;
+	held.irqoff_release = 0;
 	held.sleep = sleep;
 	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
 	while (!smp_load_acquire(&held.started))
@@ -55,6 +59,7 @@ void held_start(int cpu, bool sleep)
 
 int held_stop(void)
 {
+	smp_store_release(&held.irqoff_release, 1);
 	smp_store_release(&held.release, 1);
 	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
 }

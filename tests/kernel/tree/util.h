@@ -20,8 +20,13 @@
 /* A reader held on one CPU until released (one at a time). */
 struct held_reader {
 	volatile int started, release, unlocked, done;
+	volatile int irqoff_release;	/* end the IRQs-off spin now */
 	bool sleep;		/* sleep inside the reader (preempted) */
-	unsigned int irqoff_ms;	/* then spin with IRQs off after unlock */
+	/*
+	 * Then spin with IRQs off after unlock, until irqoff_release (the
+	 * test has looked) or for at most this long (0: no spin).
+	 */
+	unsigned int irqoff_ms;
 	struct task *task;
 };
 
