@@ -4,8 +4,8 @@
 
 python3 -m tools.check_docs [FILE.md ...]
 
-Reads docs/article.md, docs/README.md, docs/rcu.md and docs/modern.md
-(or the files given) and resolves every reference they make, in the
+Reads docs/article.md, docs/README.md, docs/rcu.md, docs/modern.md and
+docs/mutants.md (or the files given) and resolves every reference they make, in the
 syntax documented at the top of docs/article.md.  Inside `backticks`:
 
   path/to/file, path/dir/, path/*.glob   exists (at least one match)
@@ -59,7 +59,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = ["docs/article.md", "docs/README.md", "docs/rcu.md",
-         "docs/modern.md"]
+         "docs/modern.md", "docs/mutants.md"]
 TOPS = ("arch", "boot", "build", "docs", "kernel", "linux", "rcu", "tests",
         "tools")
 
