@@ -6,7 +6,8 @@ python3 -m tools.check_docs [FILE.md ...]
 
 Reads docs/article.md, docs/README.md, docs/rcu.md, docs/modern.md and
 docs/mutants.md (or the files given) and resolves every reference they
-make, in the syntax documented at the top of docs/article.md.  Inside `backticks`:
+make, in the syntax documented at the top of docs/article.md.  Inside
+`backticks`:
 
   path/to/file, path/dir/, path/*.glob   exists (at least one match)
   path/to/file.c:name()                  the file defines name: a C or
