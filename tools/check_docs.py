@@ -57,6 +57,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = ["docs/article.md", "docs/README.md", "docs/rcu.md",
@@ -306,21 +307,24 @@ def check_records_apart(repo, page, text):
     return out
 
 
-def figures_made(repo, run):
-    """The names make figures wrote, or None if there is no such target."""
+def figures_made(repo, ok, quiet=False):
+    """Run make figures; the names of the SVGs it wrote (this run, not
+    a stale one), or None if the tree has no figures target yet."""
     if "figures" not in repo.targets():
-        print("# make figures: no such target in this tree yet; the "
-              "docs/figures/*.svg links are not checked")
+        if not quiet:
+            print("# make figures: no such target in this tree yet; the "
+                  "docs/figures/*.svg links are not checked")
         return None
-    if not run:
-        return None
+    start = time.time() - 1
     r = subprocess.run(["make", "--no-print-directory", "figures"],
                        cwd=repo.root, capture_output=True, text=True)
-    if r.returncode:
-        sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
-        return set()
-    return {os.path.basename(f)
-            for f in glob.glob(repo.path("build/figures/*.svg"))}
+    made = {os.path.basename(f)
+            for f in glob.glob(repo.path("build/figures/*.svg"))
+            if os.path.getmtime(f) >= start}
+    tail = (r.stdout + r.stderr).strip().splitlines()[-10:]
+    ok(r.returncode == 0, f"make figures: exit {r.returncode}, "
+       f"{len(made)} SVGs written", tail if r.returncode else ())
+    return made
 
 
 # The self-test's fixture: a small tree and a page with one good and one
@@ -385,7 +389,38 @@ FIXTURE_RECORDS = ("GOOD the design, explained\n"
                    "DEAD see " "shared" "/design/tree.md\n")
 
 
+FIGURES_GOOD = ("figures:\n\tmkdir -p build/figures && "
+                "echo '<svg/>' > build/figures/flip.svg\n")
+FIGURES_BROKEN = "figures:\n\t@echo 'figures: cannot draw' >&2; false\n"
+
+
+def self_test_figures(ok):
+    """The figures part: a working target gives its names, a broken one
+    fails the check, and a page's links are resolved against them."""
+    for name, rule, want_fail in (("a working figures target",
+                                   FIGURES_GOOD, False),
+                                  ("a broken figures target",
+                                   FIGURES_BROKEN, True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "Makefile"), "w") as f:
+                f.write(rule)
+            got = []
+            made = figures_made(Repo(tmp), lambda c, *a, **k:
+                                got.append(bool(c)), quiet=True)
+            failed = got == [False]
+            ok(failed == want_fail, f"self-test (figures): {name} "
+               f"{'fails the check' if want_fail else 'passes'}")
+            if not want_fail:
+                page = "[a](figures/flip.svg)\n[b](figures/nosuch.svg)\n"
+                dead = {ln for ln, _, _ in
+                        check_page(Repo(tmp), "docs/x.md", page, made)}
+                ok(dead == {2}, "self-test (figures): a link to a picture "
+                   "the target does not write is flagged, one it writes "
+                   "resolves")
+
+
 def self_test(ok):
+    self_test_figures(ok)
     with tempfile.TemporaryDirectory() as tmp:
         for p, body in FIXTURE_FILES.items():
             os.makedirs(os.path.dirname(os.path.join(tmp, p)) or tmp,
@@ -422,7 +457,7 @@ def main(argv):
     self_test(ok)
     repo = Repo(ROOT)
     pages = argv or PAGES
-    figures = figures_made(repo, run=not argv)
+    figures = figures_made(repo, ok) if not argv else None
     for page in pages:
         if not repo.exists(page):
             ok(False, f"{page}: no such page")
