@@ -284,7 +284,15 @@ static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
 	lockdep_assert_held(&rdp->lock);
 	if (rcu_segcblist_empty(&rdp->cblist))
 		return false;
-	/* The snapshot's barrier orders the enqueue before the request. */
+	/*
+	 * rdp->lock, held here, was taken with a locked instruction (a
+	 * full barrier on x86): the caller's earlier accesses (the
+	 * updater's removal, then the enqueue) come before this load of
+	 * gp_seq, so the snapshot cannot name a grace period that began
+	 * before the removal was visible.  The snapshot's own smp_mb()
+	 * orders the load before the request that follows
+	 * (rcu_start_this_gp()).
+	 */
 	*s = rcu_seq_snap(&rcu_state.gp_seq);
 	return rcu_segcblist_accelerate(&rdp->cblist, *s);
 }
@@ -626,6 +634,12 @@ static int rcu_gp_kthread(void *arg)
 		rcu_gp_set_state(RCU_GP_IDLE);
 		for (;;) {
 			WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
+			/*
+			 * set_current_state()'s smp_mb() orders our state
+			 * store before the load of gp_seq_needed below; pairs
+			 * with rcu_start_this_gp()'s cmpxchg and the
+			 * wake-up after it: a request is never missed.
+			 */
 			set_current_state(TASK_SLEEPING);
 			if (ULONG_CMP_LT(READ_ONCE(rcu_state.gp_seq),
 					 READ_ONCE(rcu_state.gp_seq_needed))) {
@@ -706,6 +720,14 @@ static void rcu_do_batch(void)
 	local_irq_save(flags);
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
+	/*
+	 * The DONE segment: callbacks moved there under rdp->lock by
+	 * rcu_advance_cbs(), after rcu_note_gp_changes_locked() read the
+	 * leaf's new gp_seq under the leaf's lock, which rcu_gp_cleanup()
+	 * wrote after rcu_seq_end()'s smp_mb().  That chain of locks puts
+	 * the whole grace period, every reader it waited for included,
+	 * before the callbacks run below.
+	 */
 	list = rcu_segcblist_extract_done(&rdp->cblist, &n);
 	if (!list) {
 		spin_unlock_irqrestore(&rdp->lock, flags);
@@ -789,9 +811,10 @@ static unsigned long rcu_tree_get_state_synchronize_rcu(void)
 	 * rcu_seq_snap()'s smp_mb() comes after its load of gp_seq: it
 	 * orders the load before the caller's later accesses.  Nothing here
 	 * orders the caller's earlier accesses (its removal) before the
-	 * load; Linux 6.12's get_state_synchronize_rcu() has an smp_mb()
-	 * first for that.  Without it a removal still in this CPU's store
-	 * buffer could miss a grace period that the snapshot counts.
+	 * load (unlike rcu_accelerate_cbs(), no lock is taken first);
+	 * Linux 6.12's get_state_synchronize_rcu() has an smp_mb() first
+	 * for that.  Without it a removal still in this CPU's store buffer
+	 * could miss a grace period that the snapshot counts.
 	 */
 	return rcu_seq_snap(&rcu_state.gp_seq);
 }
