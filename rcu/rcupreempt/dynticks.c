@@ -2,7 +2,8 @@
 /*
  * The interface between dynticks-idle and preemptable RCU, after Linux
  * 2.6.25 and the article "Integrating and Validating dynticks and
- * Preemptable RCU" (shared/seeds/000-article.md), with both of its fixes:
+ * Preemptable RCU" (LWN, 2008, https://lwn.net/Articles/279077/; its map
+ * onto this code is docs/article.md), with both of its fixes:
  * the barrier placement in rcu_enter_nohz()/rcu_exit_nohz() (seed patch)
  * and the parity test on curr, not snap, in rcu_try_flip_waitack_needed().
  *

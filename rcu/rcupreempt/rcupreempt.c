@@ -3,7 +3,7 @@
  * Preemptable RCU, after Linux 2.6.25's kernel/rcupreempt.c: the read
  * side (per-CPU flip counters), the four-state grace-period ("flip")
  * machine driven from the scheduling-clock tick, and the callback lists.
- * The specification is shared/design/rcu.md; the dynticks half lives in
+ * The design, state by state, is docs/rcu.md; the dynticks half lives in
  * rcu/rcupreempt/dynticks.c.
  *
  * Summary of the grace-period machine, one transition per tick at most:

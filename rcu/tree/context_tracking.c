@@ -3,8 +3,9 @@
  * Context tracking (rcu=tree), after Linux 6.12's kernel/context_tracking.c:
  * the hooks by which idle, IRQ and NMI entry and exit tell RCU whether it
  * must watch this CPU.  The step-for-step model is
- * tests/spin/dyntickRCU-atomic.spin, whose header names the function
- * behind each of its steps.
+ * tests/spin/dyntickRCU-tree.spin, whose header names the function
+ * behind each of its steps (tests/spin/dyntickRCU-atomic.spin is the
+ * article's proposal, before Linux built it).
  *
  *   2008 (rcu/rcupreempt/dynticks.c)            here
  *   rcu_exit_nohz()                  ct_idle_exit()
@@ -37,17 +38,39 @@ static inline struct context_tracking *this_ct(void)
 }
 
 /*
- * The one step: a fully ordered atomic add.  Orders this CPU's accesses
- * before it (the reader that ends as the CPU goes idle) before the new
- * value, and the new value before the accesses after it (the reader that
- * begins as it wakes), against the grace-period kthread's acquire load of
- * the counter (ct_rcu_watching_cpu_acquire()) and its full barriers.
+ * The one step: a fully ordered atomic add (a locked xadd on x86).  It is
+ * the only way the counter changes, and it is both barriers of the 2008
+ * code at once, so neither can be misplaced:
+ *
+ * - Into idle (ct_idle_enter(), or ct_nmi_exit() of the handler that woke
+ *   RCU): every access of this CPU's readers before the step is ordered
+ *   before the new, not-watching value.  Pairs with the acquire load in
+ *   rcu_watching_snap_save()/rcu_watching_snap_recheck() (tree.c) and in
+ *   sync_rcu_exp_select_node_cpus() (tree_exp.c): a scan that reads the
+ *   new value also sees those readers finished, and the rcu_node locks
+ *   and rcu_seq_end() carry that to whoever waits for the grace period.
+ *   This is the seed patch's mb() before rcu_enter_nohz()'s increment.
+ * - Out of idle (ct_idle_exit(), or ct_nmi_enter() on an idle CPU): the
+ *   new, watching value is ordered before every access of the readers
+ *   that follow.  Pairs with the smp_mb() in rcu_gp_fqs() (and the one
+ *   before sync_rcu_exp_select_node_cpus()), which orders the grace
+ *   period's start before the scan's load of this counter: if the scan
+ *   still read the old, idle value, this store-buffering pair of full
+ *   barriers means the readers after the step see everything that came
+ *   before the grace period (the updater's removal), so excusing the CPU
+ *   is safe.  This is the seed patch's mb() after rcu_exit_nohz()'s
+ *   increment.
  */
 static inline int ct_state_inc(int incby)
 {
 	return __atomic_add_fetch(&this_ct()->state, incby, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * This CPU's own view: no barrier.  Only this CPU writes its state, and a
+ * handler that interrupts us has finished its steps (restoring the bit)
+ * before we run again.
+ */
 bool rcu_is_watching_curr_cpu(void)
 {
 	return READ_ONCE(this_ct()->state) & CT_RCU_WATCHING;
@@ -74,8 +97,17 @@ void ct_idle_enter(void)
 	WARN(READ_ONCE(ct->nmi_nesting) != CT_NESTING_IRQ_NONIDLE,
 	     "ct_idle_enter: cpu %d nmi_nesting %ld", raw_smp_processor_id(),
 	     READ_ONCE(ct->nmi_nesting));
+	/*
+	 * The nesting counts first, then the step (the atomic add is also
+	 * a compiler barrier, so the order holds): an NMI between the two
+	 * finds RCU still watching, adds 2 to 0 and takes it back, never
+	 * stepping the counter.  The nesting fields are this CPU's alone
+	 * (the stall report and gdb only read them), so they need no
+	 * barrier of their own.
+	 */
 	WRITE_ONCE(ct->nmi_nesting, 0);
 	WRITE_ONCE(ct->nesting, 0);
+	/* Fully ordered: this CPU's readers before "not watching". */
 	seq = ct_state_inc(CT_RCU_WATCHING + CT_STATE_IDLE);
 	trace_event(TRACE_DYNTICKS, 0, (u32)seq);
 }
@@ -87,6 +119,11 @@ void ct_idle_exit(void)
 	int seq;
 
 	lockdep_assert_irqs_disabled();
+	/*
+	 * Fully ordered: "watching" before the readers that follow.  The
+	 * step comes before the nesting counts: an NMI in between finds RCU
+	 * watching and nmi_nesting 0, adds 2 and takes it back.
+	 */
 	seq = ct_state_inc(CT_RCU_WATCHING - CT_STATE_IDLE);
 	trace_event(TRACE_DYNTICKS, 0, (u32)seq);
 	WRITE_ONCE(ct->nesting, 1);
@@ -109,13 +146,27 @@ void ct_nmi_enter(void)
 	long incby = 2;
 
 	if (!rcu_is_watching_curr_cpu()) {
+		/*
+		 * Fully ordered: "watching" before the handler's readers (the
+		 * pairing is at ct_state_inc()).  The step comes before the
+		 * count: an NMI between them finds RCU watching and adds 2,
+		 * which it takes back, so our 1 still marks the handler that
+		 * woke RCU (the host mutant ct-nmi-enter-counts-before-step
+		 * shows the other order failing).
+		 */
 		int seq = ct_state_inc(CT_RCU_WATCHING);
 
 		trace_event(TRACE_DYNTICKS, 1, (u32)seq);
 		incby = 1;
 	}
 	WRITE_ONCE(ct->nmi_nesting, READ_ONCE(ct->nmi_nesting) + incby);
-	/* The handler's readers stay after the count (compiler only). */
+	/*
+	 * The handler's readers stay after the count: a compiler barrier
+	 * is enough.  Other CPUs never read nmi_nesting to decide anything;
+	 * what they rely on is the counter, ordered by the step above (or,
+	 * with 2 added, already watching since the last step, so nothing
+	 * new to order).  Only a nested NMI on this CPU reads the count.
+	 */
 	barrier();
 }
 
@@ -133,13 +184,24 @@ void ct_nmi_exit(void)
 	WARN(nesting <= 0 || !rcu_is_watching_curr_cpu(),
 	     "ct_nmi_exit: cpu %d nmi_nesting %ld state %d",
 	     raw_smp_processor_id(), nesting, READ_ONCE(ct->state));
-	/* The handler's readers stay before the count (compiler only). */
+	/*
+	 * The handler's readers stay before the count (compiler only, as at
+	 * entry); their order against other CPUs is the step's below.
+	 */
 	barrier();
 	if (nesting != 1) {
 		WRITE_ONCE(ct->nmi_nesting, nesting - 2);
 		return;
 	}
+	/*
+	 * The count first, then the step: an NMI in between finds RCU still
+	 * watching with nmi_nesting 0, adds 2 and takes it back.  Stepping
+	 * first would let it find RCU not watching with nmi_nesting 1, wake
+	 * RCU and never step back (the host mutant
+	 * ct-nmi-exit-steps-before-nesting).
+	 */
 	WRITE_ONCE(ct->nmi_nesting, 0);
+	/* Fully ordered: the handler's readers before "not watching". */
 	seq = ct_state_inc(CT_RCU_WATCHING);
 	trace_event(TRACE_DYNTICKS, 2, (u32)seq);
 }

@@ -177,7 +177,16 @@ static void rcu_start_this_gp(unsigned long s)
 	unsigned long old = READ_ONCE(rcu_state.gp_seq_needed);
 
 	while (ULONG_CMP_LT(old, s)) {
-		/* Fully ordered: the request after the caller's enqueue. */
+		/*
+		 * Fully ordered (a locked cmpxchg): the caller's enqueue of
+		 * its callbacks (under rdp->lock) and its gp_seq snapshot
+		 * come before the request, and the request before the
+		 * wake-up's accesses.  Pairs with rcu_gp_kthread()'s
+		 * set_current_state(), whose smp_mb() orders its state store
+		 * before its load of gp_seq_needed: a store-buffering shape,
+		 * so either the kthread sees this request, or
+		 * wake_up_process() below sees it sleeping and wakes it.
+		 */
 		if (__atomic_compare_exchange_n(&rcu_state.gp_seq_needed, &old,
 						s, false, __ATOMIC_SEQ_CST,
 						__ATOMIC_SEQ_CST)) {
@@ -201,6 +210,15 @@ static void rcu_start_this_gp(unsigned long s)
 void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
 		       unsigned long gps, unsigned long flags)
 {
+	/*
+	 * Ordering: the locks taken hand over hand carry the quiescent
+	 * state up.  Each spin_lock() is a locked xadd (a full barrier on
+	 * x86) whose acquire pairs with the previous holder's release, so
+	 * everything the reporting CPU did before its report (the end of
+	 * its readers) happens before the child's bit is cleared, that
+	 * before the parent's, and the root's last clearing before
+	 * rcu_gp_cleanup() takes the root lock to end the grace period.
+	 */
 	for (;;) {
 		/* Each level: the lock taken hand over hand below. */
 		raw_lockdep_assert_held_rcu_node(rnp);
@@ -266,7 +284,15 @@ static bool rcu_accelerate_cbs(struct rcu_tree_data *rdp, unsigned long *s)
 	lockdep_assert_held(&rdp->lock);
 	if (rcu_segcblist_empty(&rdp->cblist))
 		return false;
-	/* The snapshot's barrier orders the enqueue before the request. */
+	/*
+	 * rdp->lock, held here, was taken with a locked instruction (a
+	 * full barrier on x86): the caller's earlier accesses (the
+	 * updater's removal, then the enqueue) come before this load of
+	 * gp_seq, so the snapshot cannot name a grace period that began
+	 * before the removal was visible.  The snapshot's own smp_mb()
+	 * orders the load before the request that follows
+	 * (rcu_start_this_gp()).
+	 */
 	*s = rcu_seq_snap(&rcu_state.gp_seq);
 	return rcu_segcblist_accelerate(&rdp->cblist, *s);
 }
@@ -324,7 +350,13 @@ void rcu_report_qs_rdp(struct rcu_tree_data *rdp)
 
 	lockdep_assert_irqs_disabled();
 	lockdep_assert_not_in_nmi();	/* takes the rcu_node lock */
-	/* Lockless filter: nothing new, and nothing owed. */
+	/*
+	 * Lockless filter: nothing new, and nothing owed.  A stale gp_seq
+	 * here only delays the report to this CPU's next tick or context
+	 * switch (liveness, not safety): whatever is reported is decided
+	 * below under the leaf's lock, which orders this CPU's earlier
+	 * readers before the report (see rcu_report_qs_rnp()).
+	 */
 	if (READ_ONCE(rnp->gp_seq) == rdp->gp_seq && !rdp->core_needs_qs) {
 		rdp->cpu_no_qs = false;
 		return;
@@ -354,6 +386,13 @@ static void rcu_gp_init(void)
 	u64 now = ktime_get_ns();
 
 	rcu_gp_set_state(RCU_GP_INIT);
+	/*
+	 * The root's lock serialises the sequence (rcu_seq_start()'s
+	 * caller rule); rcu_seq_start()'s smp_mb() orders the new gp_seq
+	 * before the masks set below.  The request that woke us was read
+	 * after the requester's callbacks were queued (rcu_start_this_gp()),
+	 * so those callbacks wait for this grace period or a later one.
+	 */
 	spin_lock_irqsave(&rnp->lock, flags);
 	rcu_seq_start(&rcu_state.gp_seq);
 	rcu_state.gp_start_ns = now;
@@ -367,6 +406,12 @@ static void rcu_gp_init(void)
 	 * parent's bit already set.
 	 */
 	rcu_for_each_node_breadth_first(rnp) {
+		/*
+		 * Under the node's lock: a CPU learns of the grace period by
+		 * reading rnp->gp_seq under the same lock
+		 * (rcu_note_gp_changes_locked()), so it sees the mask and
+		 * the blocked-task marks set with it.
+		 */
 		spin_lock_irqsave(&rnp->lock, flags);
 		WRITE_ONCE(rnp->qsmask, rcu_node_online(rnp));
 		WRITE_ONCE(rnp->gp_seq, rcu_state.gp_seq);
@@ -385,14 +430,57 @@ static void rcu_gp_init(void)
 	local_irq_restore(flags);
 }
 
-/* Is CPU rdp in an extended quiescent state now? (first FQS scan) */
+/*
+ * Is CPU rdp in an extended quiescent state now? (first FQS scan)
+ *
+ * The snapshot is the grace-period side of the article's protocol,
+ * dyntick_save_progress_counter() and the waitack test in one, and its
+ * ordering is the whole argument for excusing an idle CPU without
+ * asking it:
+ *
+ * 1. rcu_gp_fqs() runs smp_mb() before this load, after the grace
+ *    period started (rcu_gp_init()), and so after everything that
+ *    happened before the grace period was asked for: the updater's
+ *    removal of an element, then its call_rcu().
+ * 2. The load is an acquire (ct_rcu_watching_cpu_acquire()): this
+ *    kthread's later accesses (the report of the excused CPU under the
+ *    leaf's lock, and from there the end of the grace period) stay after
+ *    it.
+ * 3. If the value read says idle (the CT_RCU_WATCHING bit clear), the
+ *    CPU's last step into idle was a fully ordered atomic add
+ *    (ct_state_inc()) placed after all its earlier readers: reading its
+ *    value, with 2, orders those readers before the report, so none of
+ *    them survives the grace period.
+ * 4. Any step out of idle that this load did not see is, by 1 and that
+ *    step's full ordering (the store-buffering pair), followed by readers
+ *    that see the removal: they cannot hold the old element, so the
+ *    grace period need not wait for them.
+ *
+ * A CPU seen watching is left to report for itself (tick, context
+ * switch) or to rcu_watching_snap_recheck() on the next scan.  The
+ * mutant tree-fqs-excuses-watching breaks step 3 and the torture test
+ * catches it; tests/spin/dyntickRCU-tree.spin checks the same protocol
+ * for every interleaving of idle, IRQ and NMI steps.
+ */
 static bool rcu_watching_snap_save(struct rcu_tree_data *rdp)
 {
 	rdp->watching_snap = ct_rcu_watching_cpu_acquire(rdp->cpu);
 	return rcu_watching_snap_in_eqs(rdp->watching_snap);
 }
 
-/* Has CPU rdp passed through one since the snapshot? (later scans) */
+/*
+ * Has CPU rdp passed through one since the snapshot? (later scans)
+ *
+ * The snapshot showed the CPU watching.  A different value means it has
+ * stepped at least once since, and its first step from watching went
+ * into idle: a fully ordered add after the readers it was running at the
+ * snapshot, which this acquire load (after rcu_gp_fqs()'s smp_mb())
+ * orders before our report, as in rcu_watching_snap_save().  The
+ * counter cannot wrap back to the snapshot in between in any run this
+ * kernel makes (2^30 steps per scan interval).  The 2008 code needed
+ * two tests for this, waitack's and waitmb's; one full barrier per
+ * step makes them the same test.
+ */
 static bool rcu_watching_snap_recheck(struct rcu_tree_data *rdp)
 {
 	int snap = ct_rcu_watching_cpu_acquire(rdp->cpu);
@@ -441,8 +529,11 @@ static void rcu_gp_fqs(bool first_time)
 {
 	rcu_gp_set_state(RCU_GP_DOING_FQS);
 	/*
-	 * Orders the grace period's start (and the CPUs' entries into it)
-	 * before the loads of their counters.
+	 * Orders the grace period's start (and everything before it: the
+	 * updaters' removals, the CPUs' entries into it) before the loads
+	 * of their counters in the scan.  Pairs with the fully ordered step
+	 * of a CPU leaving idle (ct_state_inc(), context_tracking.c): if the
+	 * scan misses that step, the readers after it see the removals.
 	 */
 	smp_mb();
 	force_qs_rnp(first_time ? rcu_watching_snap_save :
@@ -485,7 +576,13 @@ static void rcu_gp_fqs_loop(void)
 		first = false;
 		check_cpu_stall(ktime_get_ns());
 	}
-	/* Orders every report we saw before the end of the sequence. */
+	/*
+	 * Orders every report we saw (rcu_gp_done() reads the root's mask
+	 * without its lock) before the end of the sequence and the
+	 * callbacks it releases.  The reports themselves reached the root
+	 * under its lock, which rcu_gp_cleanup() takes next (see
+	 * rcu_report_qs_rnp()).
+	 */
 	smp_mb();
 }
 
@@ -537,6 +634,12 @@ static int rcu_gp_kthread(void *arg)
 		rcu_gp_set_state(RCU_GP_IDLE);
 		for (;;) {
 			WRITE_ONCE(rcu_state.gp_activity_ns, ktime_get_ns());
+			/*
+			 * set_current_state()'s smp_mb() orders our state
+			 * store before the load of gp_seq_needed below; pairs
+			 * with rcu_start_this_gp()'s cmpxchg and the
+			 * wake-up after it: a request is never missed.
+			 */
 			set_current_state(TASK_SLEEPING);
 			if (ULONG_CMP_LT(READ_ONCE(rcu_state.gp_seq),
 					 READ_ONCE(rcu_state.gp_seq_needed))) {
@@ -617,6 +720,14 @@ static void rcu_do_batch(void)
 	local_irq_save(flags);
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
+	/*
+	 * The DONE segment: callbacks moved there under rdp->lock by
+	 * rcu_advance_cbs(), after rcu_note_gp_changes_locked() read the
+	 * leaf's new gp_seq under the leaf's lock, which rcu_gp_cleanup()
+	 * wrote after rcu_seq_end()'s smp_mb().  That chain of locks puts
+	 * the whole grace period, every reader it waited for included,
+	 * before the callbacks run below.
+	 */
 	list = rcu_segcblist_extract_done(&rdp->cblist, &n);
 	if (!list) {
 		spin_unlock_irqrestore(&rdp->lock, flags);
@@ -696,7 +807,15 @@ static long rcu_tree_cb_count(int cpu)
 
 static unsigned long rcu_tree_get_state_synchronize_rcu(void)
 {
-	/* rcu_seq_snap()'s barrier: the caller's accesses before it. */
+	/*
+	 * rcu_seq_snap()'s smp_mb() comes after its load of gp_seq: it
+	 * orders the load before the caller's later accesses.  Nothing here
+	 * orders the caller's earlier accesses (its removal) before the
+	 * load (unlike rcu_accelerate_cbs(), no lock is taken first);
+	 * Linux 6.12's get_state_synchronize_rcu() has an smp_mb() first
+	 * for that.  Without it a removal still in this CPU's store buffer
+	 * could miss a grace period that the snapshot counts.
+	 */
 	return rcu_seq_snap(&rcu_state.gp_seq);
 }
 
@@ -712,7 +831,11 @@ static bool rcu_tree_poll_state_synchronize_rcu(unsigned long cookie)
 {
 	bool done = rcu_seq_done(&rcu_state.gp_seq, cookie);
 
-	/* Orders the load of gp_seq before the caller's later frees. */
+	/*
+	 * Orders the load of gp_seq before the caller's later frees.  Pairs
+	 * with the smp_mb() in rcu_seq_end() (rcu_gp_cleanup()), which put
+	 * every access of the grace period before the new value.
+	 */
 	smp_mb();
 	return done;
 }

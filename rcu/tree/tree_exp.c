@@ -120,6 +120,13 @@ static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 
 		if (!cpu_online(cpu) || cpu == self)
 			continue;
+		/*
+		 * Acquire, after the caller's smp_mb(): the same argument as
+		 * rcu_watching_snap_save() (tree.c).  A CPU read idle ended
+		 * its readers before its fully ordered step into idle, and
+		 * one that leaves idle after this load runs readers that see
+		 * what preceded the expedited grace period.
+		 */
 		snap = ct_rcu_watching_cpu_acquire(cpu);
 		if (rcu_watching_snap_in_eqs(snap))
 			continue;	/* idle: no reader, no IPI */
@@ -182,8 +189,12 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	spin_unlock_irqrestore(&rnp->lock, flags);
 
 	/*
-	 * Orders the sequence start before the loads of the counters: a
-	 * CPU seen idle starts its next reader after this point.
+	 * Orders the sequence start (and the caller's earlier accesses, its
+	 * removal) before the loads of the counters in
+	 * sync_rcu_exp_select_node_cpus().  Pairs with the fully ordered
+	 * step of a CPU leaving idle (ct_state_inc()): a CPU seen idle
+	 * starts its next reader after this point, and that reader sees the
+	 * removal.
 	 */
 	smp_mb();
 	preempt_disable();
@@ -193,6 +204,13 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	rcu_for_each_leaf_node(rnp) {
 		unsigned long m = rnp->exp_ipimask;
 
+		/*
+		 * The IPI is sent after the smp_mb() above; the handler runs
+		 * on its CPU in hardirq context, between that CPU's
+		 * instructions, so it sees the CPU's own reader state
+		 * (rcu_read_lock_nesting) without a barrier, and its report
+		 * takes the leaf's lock (rcu_report_exp_cpu_mult()).
+		 */
 		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
 			if (m & (1UL << (cpu - rnp->grplo)))
 				smp_call_function_single(cpu, rcu_exp_handler,
@@ -201,7 +219,13 @@ void rcu_tree_synchronize_rcu_expedited(void)
 		rcu_report_exp_cpu_mult(rnp, 0);
 	}
 	wait_for_completion(&done);
-	/* Orders the reports seen before the caller's later accesses. */
+	/*
+	 * Orders the reports seen before the caller's later accesses (its
+	 * free).  Each report cleared its bit under the rcu_node locks,
+	 * hand over hand, and the last one's complete() woke us; this
+	 * barrier keeps our later accesses after all of them, as the
+	 * smp_mb() after Linux's expedited wait does.
+	 */
 	smp_mb();
 	rcu_seq_end(&rcu_state.expedited_sequence);
 	rcu_state.n_exp_completed++;

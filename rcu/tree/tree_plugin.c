@@ -33,7 +33,14 @@ void __rcu_tree_read_lock(void)
 	 * before the reader began.
 	 */
 	WRITE_ONCE(t->rcu_read_lock_nesting, nesting + 1);
-	/* The critical section stays after the count (compiler only). */
+	/*
+	 * The critical section stays after the count: a compiler barrier
+	 * is enough, because only this CPU (the tick, a context switch, an
+	 * IPI handler) reads the count to decide on a quiescent state, and
+	 * those run between this CPU's instructions.  Other CPUs learn of
+	 * the reader only through reports, which take rcu_node locks (full
+	 * barriers on x86), or through the context-tracking counter.
+	 */
 	barrier();
 	/*
 	 * Torture hook (torture_lock_delay_us, rcu/torture.c), outermost
@@ -51,7 +58,12 @@ void __rcu_tree_read_unlock(void)
 	struct task *t = current;
 	int nesting;
 
-	/* The critical section stays before the count (compiler only). */
+	/*
+	 * The critical section stays before the count (compiler only, as in
+	 * __rcu_tree_read_lock()): the quiescent state this unlock allows is
+	 * reported later, under an rcu_node lock that orders the section's
+	 * accesses before the report.
+	 */
 	barrier();
 	nesting = READ_ONCE(t->rcu_read_lock_nesting) - 1;
 	WRITE_ONCE(t->rcu_read_lock_nesting, nesting);

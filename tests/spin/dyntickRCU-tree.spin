@@ -1,8 +1,9 @@
 /*
  * The modern design's idle protocol: context tracking's atomic counter
  * and nmi_nesting, against Tree RCU's force-quiescent-state scan and the
- * scheduling-clock tick, as in Linux 6.12 (/work/shared/design/tree.md,
- * section 1).  The steps, and the 6.12 function behind each:
+ * scheduling-clock tick, as in Linux 6.12 (docs/modern.md explains the
+ * design; this kernel's code for it is rcu/tree/context_tracking.c and
+ * rcu/tree/tree.c).  The steps, and the 6.12 function behind each:
  *
  *   mainline, idle -> kernel	ct_idle_exit() -> ct_kernel_enter():
  *				ct_kernel_enter_state() steps the counter

@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The map stays true: every code reference in the reading pages resolves.
+
+python3 -m tools.check_docs [FILE.md ...]
+
+Reads docs/article.md, docs/README.md, docs/rcu.md, docs/modern.md and
+docs/mutants.md (or the files given) and resolves every reference they
+make, in the syntax documented at the top of docs/article.md.  Inside
+`backticks`:
+
+  path/to/file, path/dir/, path/*.glob   exists (at least one match)
+  path/to/file.c:name()                  the file defines name: a C or
+                                         Promela definition line, a
+                                         #define, a KTEST*(name), a Python
+                                         def/class
+  make TARGET ...                        TARGET is a rule of Makefile or
+                                         of a */*.mk it includes
+  tests=a,b (anywhere in the span)       each is a KTAP test: KTEST(a),
+                                         KTEST_HOOK(a) or KTEST_LONG(a)
+                                         under tests/kernel/
+  mutant:NAME                            a mutant of some layer: Spin
+                                         (tests/spin/mutants/NAME.sed), host
+                                         or kernel (tests/mutants/*/*/
+                                         NAME.patch), Linux (linux/mutants/
+                                         NAME.patch) or gdb (a name in a
+                                         MUTANTS list of tools/gdb/test.py)
+  count(GLOB) = N                        GLOB matches N files
+  count(file.py:LIST) = N                the Python list LIST in file.py
+                                         has N entries
+  python3 -m pkg.mod ...                 pkg/mod.py exists
+
+Lines between <!-- check_docs: off --> and <!-- check_docs: on --> are
+not read (the page that documents this syntax uses placeholders).
+
+A path is a word whose first component is a top-level directory of the
+repository (rcu/, kernel/, tests/, ...); other words are prose.  Markdown
+links [text](target) to a local file must resolve too; a link to
+docs/figures/NAME.svg is a picture that "make figures" writes as
+build/figures/NAME.svg: the check runs that target and requires each
+linked picture.  If the Makefile has no figures target yet, that part is
+skipped and says so.
+
+The explanatory pages (docs/*.md but docs/records/) must also cite no
+issue numbers and no path outside the repository.
+
+Before all that, a self-test runs the checker on a small fixture with one
+good and one dead reference of each kind: each dead one must be flagged
+and no good one, so a checker that cannot fail fails.
+
+Ends with "N passed, N failed"; exit status 1 on any failure.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGES = ["docs/article.md", "docs/README.md", "docs/rcu.md",
+         "docs/modern.md", "docs/mutants.md"]
+TOPS = ("arch", "boot", "build", "docs", "kernel", "linux", "rcu", "tests",
+        "tools")
+
+SPAN = re.compile(r"`([^`\n]+)`")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+PATHWORD = re.compile(r"^(?:%s)/[\w./*+-]*" % "|".join(TOPS))
+FUNCREF = re.compile(r"^([\w./*-]+):(\w+)\(\)$")
+COUNT = re.compile(r"^count\(([^)]+)\)\s*=\s*(\d+)$")
+MUTANT = re.compile(r"mutant:([\w.+-]+)")
+TESTS = re.compile(r"\btests=([\w,]+)")
+MAKE = re.compile(r"^make\s+(.*)$")
+PYMOD = re.compile(r"python3 -m ([\w.]+)")
+
+
+class Repo:
+    """What references resolve against, read once from a tree."""
+
+    def __init__(self, root):
+        self.root = root
+        self._targets = None
+        self._ktests = None
+        self._mutants = None
+
+    def path(self, p):
+        return os.path.join(self.root, p)
+
+    def exists(self, p):
+        if any(c in p for c in "*?["):
+            return bool(glob.glob(self.path(p)))
+        return os.path.exists(self.path(p))
+
+    def read(self, p):
+        with open(self.path(p), errors="replace") as f:
+            return f.read()
+
+    def defines(self, p, name):
+        """Does file p define name (a function, macro, proctype, test)?"""
+        text = self.read(p)
+        n = re.escape(name)
+        pats = [
+            # C: the name and its parameters at the start of a line or
+            # after a type, in a line that is not a declaration or call.
+            r"^(?![ \t])(?:[\w*]+[ \t*]+)*%s\s*\([^;]*$" % n,
+            r"^#\s*define\s+%s\b" % n,
+            r"^\s*(?:active\s+)?(?:proctype|inline)\s+%s\s*\(" % n,
+            r"\bKTEST\w*\(\s*%s\s*\)" % n,
+            r"^\s*(?:def|class)\s+%s\b" % n,
+        ]
+        return any(re.search(pt, text, re.M) for pt in pats)
+
+    def make_files(self):
+        files = ["Makefile"]
+        files += sorted(glob.glob(self.path("*/*.mk")))
+        files += sorted(glob.glob(self.path("*/*/*.mk")))
+        return [os.path.relpath(f, self.root) if os.path.isabs(f) else f
+                for f in files]
+
+    def targets(self):
+        if self._targets is None:
+            t = set()
+            for f in self.make_files():
+                if not os.path.exists(self.path(f)):
+                    continue
+                for m in re.finditer(r"^([\w./%$() -]+?)\s*::?(?!=)",
+                                     self.read(f), re.M):
+                    t.update(m.group(1).split())
+            self._targets = t
+        return self._targets
+
+    def ktests(self):
+        if self._ktests is None:
+            names = set()
+            for f in glob.glob(self.path("tests/kernel/**/*.c"),
+                               recursive=True):
+                with open(f, errors="replace") as fh:
+                    names.update(re.findall(r"\bKTEST\w*\(\s*(\w+)\s*\)",
+                                            fh.read()))
+            self._ktests = names
+        return self._ktests
+
+    def mutants(self):
+        if self._mutants is None:
+            names = set()
+            for g in ("tests/spin/mutants/*.sed", "tests/spin/wmm/*.sed",
+                      "tests/mutants/*/*/*.patch", "linux/mutants/*.patch"):
+                for f in glob.glob(self.path(g)):
+                    names.add(os.path.splitext(os.path.basename(f))[0])
+            gdb = self.path("tools/gdb/test.py")
+            if os.path.exists(gdb):
+                names.update(self.list_names("tools/gdb/test.py"))
+            self._mutants = names
+        return self._mutants
+
+    def list_entries(self, p, var):
+        """The entries (first string of each tuple) of list var in p."""
+        m = re.search(r"^%s\s*=\s*\[(.*?)^\]" % re.escape(var),
+                      self.read(p), re.M | re.S)
+        if not m:
+            return None
+        return re.findall(r"^\s*\(\s*\"([^\"]+)\"", m.group(1), re.M)
+
+    def list_names(self, p):
+        names = []
+        for var in re.findall(r"^(\w*MUTANTS)\s*=\s*\[", self.read(p), re.M):
+            names += self.list_entries(p, var) or []
+        return names
+
+
+def check_span(repo, span):
+    """Problems (strings) with one backtick span; [] if it resolves."""
+    bad = []
+    s = span.strip()
+    m = COUNT.match(s)
+    if m:
+        what, want = m.group(1).strip(), int(m.group(2))
+        fm = re.match(r"^([\w./-]+\.py):(\w+)$", what)
+        if fm:
+            if not repo.exists(fm.group(1)):
+                return [f"no file {fm.group(1)}"]
+            got = repo.list_entries(fm.group(1), fm.group(2))
+            if got is None:
+                return [f"no list {fm.group(2)} in {fm.group(1)}"]
+            got = len(got)
+        else:
+            got = len(glob.glob(repo.path(what)))
+        if got != want:
+            bad.append(f"{what}: counted {got}, the page says {want}")
+        return bad
+    m = FUNCREF.match(s)
+    if m:
+        f, name = m.groups()
+        if not repo.exists(f):
+            return [f"no file {f}"]
+        if not repo.defines(f, name):
+            bad.append(f"{f} defines no {name}()")
+        return bad
+    m = MAKE.match(s)
+    if m:
+        words = m.group(1).split()
+        mk = None
+        targets = []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w == "-f" and i + 1 < len(words):
+                mk = words[i + 1]
+                i += 2
+                continue
+            if not w.startswith("-") and "=" not in w and \
+                    re.match(r"^[\w.-]+$", w):
+                targets.append(w)
+            i += 1
+        if mk and not repo.exists(mk):
+            bad.append(f"no makefile {mk}")
+        for t in targets:
+            if t == "figures" and t not in repo.targets():
+                continue        # not wired yet: figures_made() says so
+            if t not in repo.targets():
+                bad.append(f"no make target {t}")
+    for names in TESTS.findall(s):
+        for n in names.split(","):
+            if n and n != "default" and n not in repo.ktests():
+                bad.append(f"no KTAP test {n}")
+    for n in MUTANT.findall(s):
+        if n not in repo.mutants():
+            bad.append(f"no mutant {n}")
+    for mod in PYMOD.findall(s):
+        p = mod.replace(".", "/")
+        if not (repo.exists(p + ".py") or repo.exists(p + "/__main__.py")
+                or repo.exists(p + "/__init__.py")):
+            bad.append(f"no Python module {mod}")
+    if not m:
+        for w in s.split():
+            w = w.strip("\"'(),;")
+            if w.startswith("CMDLINE="):
+                continue
+            pm = PATHWORD.match(w)
+            if not pm or pm.group(0) != w:
+                continue
+            if w.startswith("build/") or w.startswith("docs/figures/"):
+                continue        # generated: made by a command, not kept
+            if not repo.exists(w.rstrip(".")):
+                bad.append(f"no path {w}")
+    return bad
+
+
+def check_page(repo, page, text, figures):
+    """[(line, reference, problem)] for a page's dead references."""
+    dead = []
+    base = os.path.dirname(page)
+    off = False
+    for ln, line in enumerate(text.splitlines(), 1):
+        if "<!-- check_docs: off -->" in line:
+            off = True
+        if "<!-- check_docs: on -->" in line:
+            off = False
+        if off:
+            continue
+        for span in SPAN.findall(line):
+            for p in check_span(repo, span):
+                dead.append((ln, span, p))
+        for target in LINK.findall(line):
+            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                continue
+            t = target.split("#")[0]
+            rel = os.path.normpath(os.path.join(base, t))
+            if rel.startswith("docs/figures/") and rel.endswith(".svg"):
+                name = os.path.basename(rel)
+                if figures is None:
+                    continue
+                if name not in figures:
+                    dead.append((ln, target, "make figures does not "
+                                 f"write build/figures/{name}"))
+                continue
+            if not repo.exists(rel):
+                dead.append((ln, target, f"link to missing {rel}"))
+    return dead
+
+
+def explanatory_pages(repo):
+    pages = sorted(glob.glob(repo.path("docs/*.md")))
+    pages.append(repo.path("README.md"))
+    return [os.path.relpath(p, repo.root) for p in pages]
+
+
+# Paths that name something outside the repository: the session's
+# shared folder and absolute paths into the machine's work area.  Spelt
+# in pieces so that this file does not match its own grep.
+OUTSIDE = re.compile(r"(?<![\w.])(?:/" + "work/|" + "shared" +
+                     r"/(?:design|seeds)/)")
+
+
+def check_records_apart(repo, page, text):
+    """An explanatory page names no issue and no path outside the tree."""
+    out = []
+    for ln, line in enumerate(text.splitlines(), 1):
+        if re.search(r"\b[Ii]ssues? [0-9]+", line):
+            out.append((ln, line.strip()[:60], "issue number on an "
+                        "explanatory page (it belongs in docs/records/)"))
+        if OUTSIDE.search(line):
+            out.append((ln, line.strip()[:60], "path outside the "
+                        "repository"))
+    return out
+
+
+def figures_made(repo, ok, quiet=False):
+    """Run make figures; the names of the SVGs it wrote (this run, not
+    a stale one), or None if the tree has no figures target yet."""
+    if "figures" not in repo.targets():
+        if not quiet:
+            print("# make figures: no such target in this tree yet; the "
+                  "docs/figures/*.svg links are not checked")
+        return None
+    start = time.time() - 1
+    r = subprocess.run(["make", "--no-print-directory", "figures"],
+                       cwd=repo.root, capture_output=True, text=True)
+    made = {os.path.basename(f)
+            for f in glob.glob(repo.path("build/figures/*.svg"))
+            if os.path.getmtime(f) >= start}
+    tail = (r.stdout + r.stderr).strip().splitlines()[-10:]
+    ok(r.returncode == 0, f"make figures: exit {r.returncode}, "
+       f"{len(made)} SVGs written", tail if r.returncode else ())
+    return made
+
+
+# The self-test's fixture: a small tree and a page with one good and one
+# dead reference of each kind.  GOOD lines must resolve, DEAD lines must
+# each be flagged.
+FIXTURE_FILES = {
+    "Makefile": "include tools/x.mk\nall: build/k\nrun:\n\t@true\n",
+    "tools/x.mk": ".PHONY: verify\nverify:\n\t@true\n",
+    "tools/gdb/test.py": 'MUTANTS = [\n    ("gdb-bad",\n     "a", "b"),\n]\n',
+    "tools/mod.py": "def helper():\n    pass\n",
+    "rcu/a.c": "static int\nfoo(int cpu)\n{\n\treturn bar(cpu);\n}\n"
+               "int baz(void);\n#define QUX(x) (x)\n",
+    "tests/kernel/t.c": "KTEST(alpha)\n{\n}\nKTEST_HOOK(beta)\n{\n}\n",
+    "tests/spin/m.spin": "proctype grace_period()\n{\n}\n",
+    "tests/spin/mutants/7-bad.sed": "s/a/b/\n",
+    "tests/mutants/kernel/rcu/k-bad.patch": "",
+    "linux/mutants/l-bad.patch": "",
+    "docs/other.md": "# other\n",
+}
+FIXTURE_PAGE = """\
+GOOD `rcu/a.c`
+GOOD `rcu/a.c:foo()`
+GOOD `rcu/a.c:QUX()`
+GOOD `tests/spin/m.spin:grace_period()`
+GOOD `tests/kernel/t.c:alpha()`
+GOOD `make run`
+GOOD `make verify`
+GOOD `make run CMDLINE="tests=alpha,beta"`
+GOOD `tests=alpha`
+GOOD `mutant:7-bad`
+GOOD `mutant:k-bad`
+GOOD `mutant:l-bad`
+GOOD `mutant:gdb-bad`
+GOOD `count(tests/spin/mutants/*.sed) = 1`
+GOOD `count(tools/gdb/test.py:MUTANTS) = 1`
+GOOD `python3 -m tools.mod`
+GOOD `tests/spin/*.spin`
+GOOD [link](other.md)
+GOOD [picture](figures/flip.svg)
+GOOD `a/b is prose, not a path`
+<!-- check_docs: off -->
+GOOD `rcu/placeholder.c:NAME()`
+<!-- check_docs: on -->
+DEAD `rcu/b.c`
+DEAD `rcu/a.c:baz()`
+DEAD `rcu/a.c:bar()`
+DEAD `make nosuch`
+DEAD `tests=gamma`
+DEAD `make run CMDLINE="tests=alpha,gamma"`
+DEAD `mutant:no-such`
+DEAD `count(tests/spin/mutants/*.sed) = 2`
+DEAD `count(tools/gdb/test.py:MUTANTS) = 3`
+DEAD `python3 -m tools.nosuch`
+DEAD `rcu/nosuch/*.c`
+DEAD [link](missing.md)
+DEAD [picture](figures/nosuch.svg)
+DEAD `tests/spin/m.spin:dyntick_nmi()`
+"""
+FIXTURE_RECORDS = ("GOOD the design, explained\n"
+                   "DEAD as issue 12 decided\n"
+                   "DEAD see /" "work/notes.md\n"
+                   "DEAD see " "shared" "/design/tree.md\n")
+
+
+FIGURES_GOOD = ("figures:\n\tmkdir -p build/figures && "
+                "echo '<svg/>' > build/figures/flip.svg\n")
+FIGURES_BROKEN = "figures:\n\t@echo 'figures: cannot draw' >&2; false\n"
+
+
+def self_test_figures(ok):
+    """The figures part: a working target gives its names, a broken one
+    fails the check, and a page's links are resolved against them."""
+    for name, rule, want_fail in (("a working figures target",
+                                   FIGURES_GOOD, False),
+                                  ("a broken figures target",
+                                   FIGURES_BROKEN, True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "Makefile"), "w") as f:
+                f.write(rule)
+            got = []
+            made = figures_made(Repo(tmp), lambda c, *a, **k:
+                                got.append(bool(c)), quiet=True)
+            failed = got == [False]
+            ok(failed == want_fail, f"self-test (figures): {name} "
+               f"{'fails the check' if want_fail else 'passes'}")
+            if not want_fail:
+                page = "[a](figures/flip.svg)\n[b](figures/nosuch.svg)\n"
+                dead = {ln for ln, _, _ in
+                        check_page(Repo(tmp), "docs/x.md", page, made)}
+                ok(dead == {2}, "self-test (figures): a link to a picture "
+                   "the target does not write is flagged, one it writes "
+                   "resolves")
+
+
+def self_test(ok):
+    self_test_figures(ok)
+    with tempfile.TemporaryDirectory() as tmp:
+        for p, body in FIXTURE_FILES.items():
+            os.makedirs(os.path.dirname(os.path.join(tmp, p)) or tmp,
+                        exist_ok=True)
+            with open(os.path.join(tmp, p), "w") as f:
+                f.write(body)
+        repo = Repo(tmp)
+        for name, text, fn in (
+                ("references", FIXTURE_PAGE,
+                 lambda t: check_page(repo, "docs/fixture.md", t,
+                                    {"flip.svg"})),
+                ("records apart", FIXTURE_RECORDS,
+                 lambda t: check_records_apart(repo, "docs/fixture.md",
+                                               t))):
+            flagged = {ln for ln, _, _ in fn(text)}
+            for ln, line in enumerate(text.splitlines(), 1):
+                if not line.startswith(("GOOD", "DEAD")):
+                    continue
+                want = line.startswith("DEAD")
+                got = ln in flagged
+                ok(want == got, f"self-test ({name}): {line[5:]} "
+                   f"{'is flagged' if want else 'resolves'}")
+
+
+def main(argv):
+    results = []
+
+    def ok(cond, what, detail=()):
+        results.append(bool(cond))
+        print(f"{'ok' if cond else 'not ok'} {len(results)} - {what}")
+        for d in detail:
+            print(f"#   {d}")
+
+    self_test(ok)
+    repo = Repo(ROOT)
+    pages = argv or PAGES
+    figures = figures_made(repo, ok) if not argv else None
+    for page in pages:
+        if not repo.exists(page):
+            ok(False, f"{page}: no such page")
+            continue
+        dead = check_page(repo, page, repo.read(page), figures)
+        n = sum(len(SPAN.findall(ln)) + len(LINK.findall(ln))
+                for ln in repo.read(page).splitlines())
+        ok(not dead, f"{page}: {n} references, {len(dead)} dead",
+           [f"{page}:{ln}: `{ref}`: {why}" for ln, ref, why in dead])
+    if not argv:
+        for page in explanatory_pages(repo):
+            bad = check_records_apart(repo, page, repo.read(page))
+            ok(not bad, f"{page}: no issue numbers, nothing outside the "
+               "repository", [f"{page}:{ln}: {why}: {t}"
+                              for ln, t, why in bad])
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
