@@ -307,14 +307,18 @@ KTEST(completion_stress)
 }
 
 /*
- * msleep(n) sleeps at least n ms, and is ended by its own timer: the
- * median overshoot stays within a tick plus 10 ms.  A lost or late
- * one-shot timer leaves a tickless CPU asleep until some other interrupt
- * (the watchdog's, once a second, on CPU 0) or for ever; 10 ms of slack
- * is what a host whose two cores are busy with other work (a package
- * install and a kernel build beside make test) adds: 2.7 ms seen.  The
- * overshoot itself is a figure (0.1-0.3 ms on a quiet host).  An early
- * wake-up fails outright.
+ * msleep(n) sleeps at least n ms, and is ended by its own timer.  A lost
+ * or late one-shot timer leaves a tickless CPU asleep until some other
+ * interrupt (the watchdog's, once a second, on CPU 0) or for ever: every
+ * sleep then overshoots, by up to a second.  A host that deschedules the
+ * vCPU adds to some sleeps, not to all (guest time runs on while the
+ * vCPU waits for a host core: 14 ms median seen beside two TCG torture
+ * boots).  So the test bounds the lower quartile of the 15 overshoots
+ * (the 4th smallest) by a tick plus 10 ms, which host noise does not
+ * reach and a timer that is always late does, and the median by 100 ms,
+ * which a timer lost half the time exceeds (its sleeps end on the
+ * watchdog's tick, 500 ms late on average).  The overshoot itself is a
+ * figure (0.1-0.3 ms on a quiet host).  An early wake-up fails outright.
  */
 KTEST(msleep_accuracy)
 {
@@ -337,10 +341,14 @@ KTEST(msleep_accuracy)
 			over[t] = dt - ms[i] * NSEC_PER_MSEC;
 		}
 		sort_u64(over, 15);
-		ktap_diag("msleep(%u): overshoot median %lu us, max %lu us (tick %lu us)",
-			  ms[i], over[7] / NSEC_PER_USEC,
-			  over[14] / NSEC_PER_USEC, tick_ns / NSEC_PER_USEC);
-		bad |= KT_EXPECT(over[7] <= tick_ns + 10 * NSEC_PER_MSEC,
+		ktap_diag("msleep(%u): overshoot lower quartile %lu us, median %lu us, max %lu us (tick %lu us)",
+			  ms[i], over[3] / NSEC_PER_USEC,
+			  over[7] / NSEC_PER_USEC, over[14] / NSEC_PER_USEC,
+			  tick_ns / NSEC_PER_USEC);
+		bad |= KT_EXPECT(over[3] <= tick_ns + 10 * NSEC_PER_MSEC,
+				 "msleep(%u) lower-quartile overshoot %lu us",
+				 ms[i], over[3] / NSEC_PER_USEC);
+		bad |= KT_EXPECT(over[7] <= 100 * NSEC_PER_MSEC,
 				 "msleep(%u) median overshoot %lu us", ms[i],
 				 over[7] / NSEC_PER_USEC);
 	}
