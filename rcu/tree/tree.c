@@ -808,14 +808,18 @@ static long rcu_tree_cb_count(int cpu)
 static unsigned long rcu_tree_get_state_synchronize_rcu(void)
 {
 	/*
-	 * rcu_seq_snap()'s smp_mb() comes after its load of gp_seq: it
-	 * orders the load before the caller's later accesses.  Nothing here
-	 * orders the caller's earlier accesses (its removal) before the
-	 * load (unlike rcu_accelerate_cbs(), no lock is taken first);
-	 * Linux 6.12's get_state_synchronize_rcu() has an smp_mb() first
-	 * for that.  Without it a removal still in this CPU's store buffer
-	 * could miss a grace period that the snapshot counts.
+	 * Orders the caller's earlier accesses (its removal of the element
+	 * that the cookie will free) before the load of gp_seq below, as
+	 * Linux 6.12's get_state_synchronize_rcu() does.  rcu_seq_snap()'s
+	 * own smp_mb() comes after the load, so without this one a removal
+	 * still in this CPU's store buffer could be missed by the grace
+	 * period that the cookie counts on.  Pairs with the smp_mb() in
+	 * rcu_seq_start() (rcu_gp_init()): if our load missed that grace
+	 * period's start, its scans of the CPUs and their readers come
+	 * after our removal is visible, so the readers it waits for cannot
+	 * find the removed element.
 	 */
+	smp_mb();
 	return rcu_seq_snap(&rcu_state.gp_seq);
 }
 
