@@ -14,8 +14,6 @@ VARIANTS = [
     (None, "dynticks.c as it is: counter first, then the flag"),
     ("qq2", "Quick Quiz 2's order: flag first, then the counter"),
 ]
-KIND_COLOUR = {"task": "#b8b8b8", "idle": svg.IDLE, "irq": svg.IRQ,
-               "irq entry": "#9db8e6", "NMI": svg.NMI}
 ROW = 30
 LANE = 46
 
@@ -57,12 +55,9 @@ def draw_run(c, x, y0, title, steps, info):
     for i, s in enumerate(steps):
         y = y0 + i * ROW
         levels = stack(s["ctx"])
-        for d, kind in enumerate(levels):
-            c.rect(cx + d * LANE, y, LANE - 2, ROW, fill=KIND_COLOUR.get(
-                kind, svg.LIGHT), tip="%s: %s" % (s["what"], s["ctx"]))
-            if i == 0 or stack(steps[i - 1]["ctx"])[d:d + 1] != [kind]:
-                c.text(cx + d * LANE + 4, y + 13, kind, size=9,
-                       fill="white" if kind in ("irq", "NMI") else svg.INK)
+        c.context_row(cx, y, LANE, ROW, levels,
+                      stack(steps[i - 1]["ctx"]) if i else None,
+                      tip="%s: %s" % (s["what"], s["ctx"]))
         odd = s["counter"] & 1
         # A handler running with an even counter: RCU excuses the CPU.
         wrong = handler_running(levels) and not odd
@@ -124,11 +119,11 @@ def make(ctx):
         for y, note in draw_run(c, x, top, title, steps, info):
             notes.append((k, y, note))
     y = top + n * ROW + 22
-    c.legend(12, y, [(KIND_COLOUR["task"], "task"),
-                     (KIND_COLOUR["idle"], "dynticks-idle"),
-                     (KIND_COLOUR["irq entry"], "in rcu_irq_enter()"),
-                     (KIND_COLOUR["irq"], "IRQ handler"),
-                     (KIND_COLOUR["NMI"], "NMI")])
+    c.legend(12, y, [(svg.CONTEXT["task"], "task"),
+                     (svg.CONTEXT["idle"], "dynticks-idle"),
+                     (svg.CONTEXT["irq entry"], "in rcu_irq_enter()"),
+                     (svg.CONTEXT["irq"], "IRQ handler"),
+                     (svg.CONTEXT["NMI"], "NMI")])
     y += 22
     if not notes:
         raise FigureError("Quick Quiz 2's order showed no failure")

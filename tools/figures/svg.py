@@ -22,6 +22,11 @@ LIGHT = "#f4f4f4"
 INK = "#222222"
 
 
+# What a CPU runs, outermost first, in the step-by-step pictures.
+CONTEXT = {"task": "#b8b8b8", "idle": IDLE, "irq": IRQ,
+           "irq entry": "#9db8e6", "NMI": NMI}
+
+
 def text_width(s, size=11, mono=False):
     """Estimated width in px of s at font size `size`."""
     return len(str(s)) * size * (0.62 if mono else 0.58)
@@ -132,6 +137,17 @@ class Canvas:
         head = head.replace("<svg ", '<svg x="%s" y="%s" ' % (fmt(x), fmt(y)),
                             1)
         self.items.append(head + body + "</svg>")
+
+    def context_row(self, x, y, lane, height, levels, prev, tip=None):
+        """One step's context stack (outermost first) as cells side by
+        side, each `lane` wide; a cell is named where it begins (not in
+        `prev`, the step before's stack at that depth)."""
+        for d, kind in enumerate(levels):
+            self.rect(x + d * lane, y, lane - 2, height,
+                      fill=CONTEXT.get(kind, LIGHT), tip=tip)
+            if prev is None or prev[d:d + 1] != [kind]:
+                self.text(x + d * lane + 4, y + 13, kind, size=9,
+                          fill="white" if kind in ("irq", "NMI") else INK)
 
     def render(self):
         out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%s" '
