@@ -4,6 +4,7 @@ sources, the host probe (probe.c, built by make), and Spin runs in the
 pictures' own build directory."""
 
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -127,19 +128,65 @@ def probe(out_dir, variant, what):
 
 # ---- Spin ----------------------------------------------------------------
 
+# What a check's result keeps in the cache (verify_one's fields).
+RESULT_KEYS = ("states", "depth", "mem", "secs", "errors", "msg", "ok",
+               "dir")
+
+
+def spin_key(c, scratch):
+    """What decides a check's outcome: the model as Spin reads it (after
+    the check's sed scripts), Spin's version, and every option."""
+    spin.BUILD = scratch
+    d, err = spin.prepare(c)
+    if err:
+        return None
+    with open(os.path.join(d, c["model"])) as f:
+        text = f.read()
+    opts = {k: c[k] for k in ("bounds", "defs", "opt", "cflags", "panargs",
+                              "expect", "caught_by")}
+    version = subprocess.run(["spin", "-V"], stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout
+    return hashlib.sha256((text + version + json.dumps(
+        opts, sort_keys=True)).encode()).hexdigest()
+
+
 def spin_checks(out_dir, checks):
     """Build and run Spin checks (tools/spin.py) under out_dir/spin, not
     under build/spin (make verify's, which may run at the same time);
     returns [(check, result)] in order.  Two builds at a time, as
-    tests/spin/run.py does."""
+    tests/spin/run.py does.  A check whose model, options and Spin are
+    unchanged since the last run here is not run again: its result comes
+    from out_dir/spin/results.json, and its directory (trail included)
+    is still there."""
     spin.need_tools()
-    spin.BUILD = os.path.join(out_dir, "spin")
-    os.makedirs(spin.BUILD, exist_ok=True)
-    out = []
+    base = os.path.join(out_dir, "spin")
+    cache_path = os.path.join(base, "results.json")
+    try:
+        with open(cache_path) as f:
+            cache = json.load(f)
+    except (OSError, ValueError):
+        cache = {}
+    keys = [spin_key(c, os.path.join(base, "scratch")) for c in checks]
+    spin.BUILD = base
+    results = {}
+    todo = []
+    for c, key in zip(checks, keys):
+        hit = cache.get(c["name"])
+        if key and hit and hit["key"] == key and \
+                os.path.isfile(os.path.join(hit["dir"], "pan.out")):
+            results[c["name"]] = hit
+        else:
+            todo.append(c)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for c, res in zip(checks, pool.map(spin.build_one, checks)):
-            out.append((c, spin.verify_one(c, res)))
-    return out
+        for c, res in zip(todo, pool.map(spin.build_one, todo)):
+            res = spin.verify_one(c, res)
+            results[c["name"]] = {k: res[k] for k in RESULT_KEYS}
+    for c, key in zip(checks, keys):
+        results[c["name"]]["key"] = key
+    cache.update(results)
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=1, sort_keys=True)
+    return [(c, results[c["name"]]) for c in checks]
 
 
 def spin_trail(c, res):
