@@ -174,7 +174,6 @@ def edge_label(e):
             rows.append("&nbsp;&nbsp;%s" % html.escape(short(c)))
         else:
             rows.append("when %s" % html.escape(negate(c)))
-    does = [(t, pc) for k, t, pc in e["sts"] if k == "do"]
     # Statements before the last test are how the test is computed.
     last_wait = max([i for i, (k, _, _) in enumerate(e["sts"])
                      if k == "wait"], default=-1)
@@ -186,7 +185,6 @@ def edge_label(e):
     if pre:
         rows.insert(1, '<font color="%s">%s</font>' % (
             svg.GREY, html.escape("; ".join(pre))))
-    del does
     if post:
         rows.append("then " + html.escape("; ".join(
             t for t, pc in post if not pc)) if any(not pc for t, pc in post)
@@ -216,7 +214,8 @@ def dot_source(states, edges, flags):
            'fontname="DejaVu Sans", fontsize=12, labelloc=t, '
            'label=<<b>The flip state machine: rcu_try_flip() in %s</b><br/>'
            'one step per scheduling-clock tick, under fliplock; a step '
-           'whose test fails returns 0 and is tried again at the next tick<br/>'
+           'whose test fails returns 0 and is tried again at the next '
+           'tick<br/>'
            'orange: the states that wait for every CPU, except the CPUs '
            'that their excuse tests let off (green)<br/> >];' % SRC,
            '  node [fontname="DejaVu Sans", fontsize=11];',
