@@ -56,7 +56,7 @@ static void tl_emit(const char *ctx, const char *what)
 /* The NMI: rcu_irq_enter()/rcu_irq_exit() around an empty handler. */
 static void tl_nmi(void)
 {
-	tl_emit("idle > irq entry", "NMI arrives");
+	tl_emit("idle > irq entry", "IRQ entry; NMI arrives");
 	sim_nmi_enter();
 	tl_emit("idle > irq entry > NMI", "NMI: rcu_irq_enter()");
 	sim_nmi_exit();
