@@ -125,6 +125,7 @@ clean:
 -include tests/torture.mk
 -include tools/tools.mk
 -include tests/host/host.mk
+-include tools/figures/figures.mk
 -include tests/spin/spin.mk
 -include linux/linux.mk
 -include $(OBJS:.o=.d)

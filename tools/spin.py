@@ -231,12 +231,19 @@ def parse_pan(out, res):
         res['secs'] = float(m.group(1))
 
 
-def replay(c, res):
-    """Replay the trail the way the article walks through it."""
+def trail(c, res):
+    """Replay the error trail of a run check (spin -t -p -g -l): its
+    text, also saved as trail.txt in the check's build directory."""
     rc, out = run(['spin', '-t', '-p', '-g', '-l'] + defines(c['bounds']) +
                   c['defs'] + [c['model']], res['dir'])
     with open(os.path.join(res['dir'], 'trail.txt'), 'w') as f:
         f.write(out)
+    return out
+
+
+def replay(c, res):
+    """Replay the trail the way the article walks through it."""
+    out = trail(c, res)
     if c['replay'] is not True:
         return replay_generic(c, res, out)
     step_re = re.compile(r'^\s*(\d+):\s+proc\s+\d+ \((\w+):\d+\) '

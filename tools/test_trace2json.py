@@ -128,6 +128,31 @@ check([n for _, _, n in slices(m, 0)] == ["irq 0x40", "NMI"] and
       t2j.check is not None,
       f"events are sorted by time before nesting: {slices(m, 0)}")
 
+# rcu=tree: RCU_GP_* phases (INIT twice: before and after rcu_seq_start(),
+# which makes gp_seq odd), and the context-tracking word, watched while
+# its CT_RCU_WATCHING bit (4) is set: 4 busy, 9 idle, 13 in an IRQ.
+tree = {
+    0: [(1000 * T, t2j.TREE_GP, 1, 4), (1010 * T, t2j.TREE_GP, 1, 5),
+        (1100 * T, t2j.TREE_GP, 3, 5), (2000 * T, t2j.TREE_GP, 2, 5),
+        (3000 * T, t2j.TREE_GP, 3, 5), (3100 * T, t2j.TREE_GP, 4, 5),
+        (3200 * T, t2j.TREE_GP, 0, 8)],
+    1: [(1000 * T, t2j.IDLE_ENTER, 0, 0), (1001 * T, t2j.DYNTICKS, 0, 9),
+        (2000 * T, t2j.IRQ_ENTER, 0x40, 1), (2001 * T, t2j.DYNTICKS, 1, 13),
+        (2500 * T, t2j.IRQ_EXIT, 0x40, 1), (2501 * T, t2j.DYNTICKS, 2, 17)],
+}
+m = convert(dump(tree))
+check(m.tree and [(g, round(a), round(b)) for g, a, b in m.gps] ==
+      [(5, 0, 2200)], f"rcu=tree: one GP, gp_seq 5, INIT to IDLE: {m.gps}")
+check([(m.state_names[st], round(a), round(b)) for st, a, b in m.states]
+      == [("init", 0, 100), ("doing_fqs", 100, 1000),
+          ("wait_fqs", 1000, 2000), ("doing_fqs", 2000, 2100),
+          ("cleanup", 2100, 2200)], f"rcu=tree: GP phases: {m.states}")
+check([m.watched(v) for n, _, v in m.counters if n == "cpu1 dynticks"] ==
+      [False, True, False], "rcu=tree: watching follows CT_RCU_WATCHING")
+svg = m.svg()
+check("wait_fqs" in svg and "waitack" not in svg,
+      "rcu=tree: the SVG names the RCU_GP_* phases")
+
 try:
     convert(dump(basic, end=False))
     check(False, "a dump without ~end is refused")

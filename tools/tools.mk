@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Developer tools (issue 8): make trace, make bench, make gdb-test,
-# make docs-figures.
+# make docs-figures (make figures: tools/figures/figures.mk).
 # Included by the top Makefile.  QEMU boots the ELF directly under TCG
 # (the reference; ACCEL=kvm to override), one QEMU at a time.
 
@@ -44,15 +44,23 @@ BENCH_CPUS ?= 1,2,4,8
 bench: $(KERNEL)
 	@python3 -m tools.bench --cpus $(BENCH_CPUS)
 
-# What docs/ shows, refreshed from the last make trace and make bench
-# (nothing is run here).  A figure neither has produced is left as it is,
-# and named; with none at all the target fails.  Each entry: the target
-# that writes the figure, the figure, its copy in docs/.
+# What docs/ shows, refreshed from the last make trace, make bench and
+# make figures (nothing is run here).  A figure none has produced is left
+# as it is, and named; with none at all the target fails.  Each entry:
+# the target that writes the figure, the figure, its copy in docs/.  The
+# pictures are every build/figures/*.svg (tools/figures/figures.mk), each
+# copied to docs/figures/.
 DOCS_FIGURES := trace:$(TRACE_DIR)/trace.svg:docs/trace.svg \
 		bench:$(BENCH_DIR)/benchmarks.md:docs/benchmarks.md \
 		bench:$(BENCH_DIR)/scaling.svg:docs/scaling.svg
+DOCS_PICTURES = $(foreach f,$(notdir $(wildcard $(FIGURES_DIR)/*.svg)),\
+		figures:$(FIGURES_DIR)/$(f):docs/figures/$(f))
 docs-figures:
-	@n=0; for fig in $(DOCS_FIGURES); do \
+	@[ -n "$(strip $(DOCS_PICTURES))" ] || echo "docs-figures: no" \
+		"$(FIGURES_DIR)/*.svg (make figures writes them):" \
+		"docs/figures/ left as it is"
+	@mkdir -p docs/figures
+	@n=0; for fig in $(DOCS_FIGURES) $(DOCS_PICTURES); do \
 		IFS=: read -r by src dst <<<"$$fig"; \
 		if [ -f "$$src" ]; then \
 			cp "$$src" "$$dst" && n=$$((n + 1)) && \
@@ -63,7 +71,7 @@ docs-figures:
 		fi; \
 	done; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
-		"trace or make bench first" >&2; exit 1; }
+		"trace, make bench or make figures first" >&2; exit 1; }
 
 # make test with both cores kept busy by TCG torture boots (tools/load.sh):
 # the timing checks must hold on a loaded host, not only on a quiet one.

@@ -35,6 +35,11 @@ TYPE_NAMES = ["none", "idle_enter", "idle_exit", "irq_enter", "irq_exit",
               "mb_ack", "reader_begin", "reader_end", "callback", "mark",
               "tree_gp", "tree_fqs"]
 STATES = ["idle", "waitack", "waitzero", "waitmb"]
+# rcu=tree: enum of RCU_GP_* states in rcu/tree/tree.h, and the bit of the
+# context-tracking state word (TRACE_DYNTICKS's b there) that says RCU
+# watches the CPU (CT_RCU_WATCHING in rcu/tree/context_tracking.h).
+TREE_STATES = ["idle", "init", "wait_fqs", "doing_fqs", "cleanup"]
+CT_RCU_WATCHING = 4
 GP_TID = 1000
 PID = 1
 
@@ -143,6 +148,7 @@ class Model:
         self.gps = []           # (completed, start, end)
         self.states = []        # (state, start, end)
         self.counts = [0] * len(TYPE_NAMES)
+        self.tree_events = []   # (ts, RCU_GP_* state, gp_seq): rcu=tree
         gp_events = []
         open_readers = {}
         allev = []
@@ -156,7 +162,17 @@ class Model:
             elif typ == READER_END and b in open_readers:
                 c, start = open_readers.pop(b)
                 self.readers.append((c, b, start, self.us(tsc)))
-        self.gp_track(sorted(gp_events))
+        # A trace of rcu=tree has TREE_GP events and no GP_STATE ones.
+        self.tree = bool(self.tree_events)
+        self.state_names = TREE_STATES if self.tree else STATES
+        if self.tree:
+            self.tree_gp_track(sorted(self.tree_events))
+        else:
+            self.gp_track(sorted(gp_events))
+
+    def watched(self, v):
+        """Does this TRACE_DYNTICKS value say RCU watches the CPU?"""
+        return bool(v & (CT_RCU_WATCHING if self.tree else 1))
 
     def us(self, tsc):
         return (tsc - self.t0) / self.tpu
@@ -205,6 +221,8 @@ class Model:
                 self.counters.append((f"cpu{cpu} dynticks", now, b))
             elif typ == GP_STATE:
                 gp_events.append((now, a >> 8, a & 0xff, b))
+            elif typ == TREE_GP:
+                self.tree_events.append((now, a, b))
             elif typ == FLIP_ACK:
                 self.instants.append((cpu, f"flip ack {b}", now, "flip"))
             elif typ == MB_ACK:
@@ -241,6 +259,34 @@ class Model:
             if state_start is not None and gp_events:
                 self.states.append((gp_events[-1][2], state_start, end_all))
 
+    def tree_gp_track(self, events):
+        """rcu=tree: a GP runs from its RCU_GP_INIT phase to the next
+        RCU_GP_IDLE, named by the gp_seq it started (odd, carried by the
+        INIT event after rcu_seq_start()); its states are the RCU_GP_*
+        phases in between."""
+        end_all = self.us(self.t1)
+        cur = None              # (state, start)
+        gp = None               # [gp_seq or None, start]
+        for now, state, seq in events:
+            self.counters.append(("gp_seq", now, seq))
+            if cur and cur[0] != state:
+                if cur[0] != 0:
+                    self.states.append((cur[0], cur[1], now))
+                cur = None
+            if cur is None:
+                cur = (state, now)
+                if state != 0 and gp is None:
+                    gp = [None, now]
+            if gp is not None and gp[0] is None and seq & 1:
+                gp[0] = seq
+            if state == 0 and gp is not None:
+                self.gps.append((gp[0], gp[1], now))
+                gp = None
+        if cur and cur[0] != 0:
+            self.states.append((cur[0], cur[1], end_all))
+        if gp is not None:
+            self.gps.append((gp[0], gp[1], end_all))
+
     def chrome(self):
         ev = [{"ph": "M", "pid": PID, "name": "process_name",
                "args": {"name": "dynrcu"}},
@@ -264,7 +310,8 @@ class Model:
                        "name": f"GP {c}", "cat": "gp", **span(s, e)})
         for st, s, e in self.states:
             ev.append({"ph": "X", "pid": PID, "tid": GP_TID,
-                       "name": STATES[st] if st < 4 else str(st),
+                       "name": self.state_names[st]
+                       if st < len(self.state_names) else str(st),
                        "cat": "gp", **span(s, e)})
         for tid, name, ts, kind in self.instants:
             ev.append({"ph": "i", "s": "t", "pid": PID, "tid": tid,
@@ -335,7 +382,7 @@ class Model:
             start = self.busiest(length)
         end = start + length
         W, left, lane, gap = 1200, 90, 34, 8
-        plot = W - left - 20
+        plot = W - left - 40
         rows = ["gp"] + self.cpus
         H = 50 + len(rows) * (lane + gap) + 60
 
@@ -348,7 +395,8 @@ class Model:
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" '
                f'height="{H}" font-family="sans-serif" font-size="11">',
                f'<rect width="{W}" height="{H}" fill="white"/>',
-               f'<text x="{left}" y="16" font-size="13">dynrcu trace: '
+               f'<text x="{left}" y="16" font-size="13">dynrcu trace'
+               f'{" (rcu=tree)" if self.tree else ""}: '
                f'{start / 1000:.1f} ms to {end / 1000:.1f} ms</text>']
         y0 = {}
         for i, r in enumerate(rows):
@@ -374,13 +422,15 @@ class Model:
             out.append(f'<rect x="{x(s):.1f}" y="{yy:.1f}" width="{w:.1f}" '
                        f'height="{hh:.1f}" fill="{colors[kind]}">'
                        f'<title>{name} {s:.1f}-{e:.1f} us</title></rect>')
-        scol = {1: "#f0a030", 2: "#e8d040", 3: "#9060c0"}
+        palette = ["#f0a030", "#e8d040", "#9060c0", "#40a0a0"]
+        scol = {st: palette[st - 1] for st in
+                range(1, min(len(self.state_names), len(palette) + 1))}
         for st, s, e in self.states:
             if vis(s, e) and st in scol:
                 out.append(f'<rect x="{x(s):.1f}" y="{y0["gp"] + 4}" '
                            f'width="{max(x(e) - x(s), 0.8):.1f}" '
                            f'height="{lane - 8}" fill="{scol[st]}">'
-                           f'<title>{STATES[st]}</title></rect>')
+                           f'<title>{self.state_names[st]}</title></rect>')
         last_lbl = -1e9
         for c, s, e in self.gps:
             if vis(s, s) and x(s) - last_lbl > 40:
@@ -394,21 +444,22 @@ class Model:
                 out.append(f'<line x1="{x(ts):.1f}" x2="{x(ts):.1f}" '
                            f'y1="{y}" y2="{y + 8}" stroke="{ic[kind]}">'
                            f'<title>{name}</title></line>')
-        # Dynticks parity: a strip under each lane, dark while odd (RCU
-        # watches the CPU), absent while even (dynticks-idle).
+        # A strip under each lane, dark while RCU watches the CPU (the
+        # counter odd; rcu=tree: CT_RCU_WATCHING set), absent while it is
+        # dynticks-idle.
         by_cpu = {}
         for name, ts, v in self.counters:
             m = re.match(r"cpu(\d+) dynticks", name)
             if m:
                 by_cpu.setdefault(int(m.group(1)), []).append((ts, v))
         for cpu in self.cpus:
-            # Before its first change the counter was one less; a CPU
-            # with no change at all kept its initial odd value.
-            pts = by_cpu.get(cpu, [])
-            pts.insert(0, (0.0, pts[0][1] - 1 if pts else 1))
+            # Every change flips watching, so before the first one it was
+            # the opposite; a CPU with no change at all stayed watched.
+            pts = [(t, self.watched(v)) for t, v in by_cpu.get(cpu, [])]
+            pts.insert(0, (0.0, not pts[0][1] if pts else True))
             pts.append((end, None))
             for (t, v), (t2, _) in zip(pts, pts[1:]):
-                if v is not None and v & 1 and vis(t, t2):
+                if v and vis(t, t2):
                     out.append(f'<rect x="{x(t):.1f}" y="{y0[cpu] + lane - 3}"'
                                f' width="{max(x(t2) - x(t), 0.5):.1f}" '
                                f'height="3" fill="#205020"/>')
@@ -417,13 +468,14 @@ class Model:
             t = start + length * k / 10
             out.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{ya - 4}" '
                        f'y2="{ya}" stroke="#444"/>')
-            out.append(f'<text x="{x(t) - 12:.1f}" y="{ya + 12}">'
-                       f'{t / 1000:.1f} ms</text>')
+            out.append(f'<text x="{x(t):.1f}" y="{ya + 14}" '
+                       f'text-anchor="middle">{t / 1000:.1f} ms</text>')
         legend = [("#c8d8c8", "dynticks idle"), ("#4a7fd0", "IRQ"),
-                  ("#d03030", "NMI"), ("#205020", "counter odd"),
-                  ("#f0a030", "waitack"), ("#e8d040", "waitzero"),
-                  ("#9060c0", "waitmb"), ("#000", "flip ack"),
-                  ("#888", "mb ack"), ("#2a2", "callback")]
+                  ("#d03030", "NMI"), ("#205020", "RCU watching")]
+        legend += [(scol[st], self.state_names[st]) for st in sorted(scol)]
+        if not self.tree:
+            legend += [("#000", "flip ack"), ("#888", "mb ack")]
+        legend += [("#2a2", "callback")]
         lx = left
         for col, name in legend:
             out.append(f'<rect x="{lx}" y="{ya + 24}" width="10" height="10" '

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The pictures of docs/figures/, generated from the project's own data
+by "make figures" (python3 -m tools.figures): one module per picture,
+each with make(ctx), which writes ctx.path(NAME.svg) and returns a
+one-line summary; svg.py draws, common.py reads sources and runs the
+host probe and Spin."""
+
+# The pictures, in the order make figures builds them: file, module.
+FIGURES = [
+    ("flip-machine.svg", "flip_machine"),
+    ("dynticks-timeline.svg", "dynticks_timeline"),
+    ("waitack-grid.svg", "waitack_grid"),
+    ("seed-patch-litmus.svg", "seed_litmus"),
+    ("model-states.svg", "model_states"),
+    ("trace-side-by-side.svg", "trace_side_by_side"),
+    ("ct-state-word.svg", "ct_state_word"),
+]
