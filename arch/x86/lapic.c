@@ -125,6 +125,56 @@ void arch_timer_periodic(unsigned int hz)
 	lapic_write(LAPIC_TIMER_ICR, (u32)(lapic_timer_freq / hz));
 }
 
+/*
+ * The periodic timer's period as the hardware counts it: the shortest
+ * interval between two reloads of the current count, timed with the TSC,
+ * IRQs off.  A reload is a read that finds the count higher than the read
+ * before; it is timed by the TSC read after it, and kept only if both
+ * reads around it took at most PERIOD_READ_MAX_NS, so a vCPU stalled by
+ * the host between a read and its timestamp cannot shorten an interval.
+ * A stall can only hide reloads, which lengthens intervals, and the
+ * shortest is kept.  Both clocks are guest time, so the answer does not
+ * depend on how often the host runs this vCPU.  0 if no two reloads were
+ * seen in PERIOD_WINDOW_NS (the timer is not periodic).
+ */
+#define PERIOD_READ_MAX_NS	20000
+#define PERIOD_WINDOW_NS	(200 * NSEC_PER_MSEC)
+#define PERIOD_RELOADS		20
+
+u64 arch_timer_period_ns(void)
+{
+	unsigned long flags = arch_local_irq_save();
+	u64 per_us = arch_cycles_per_us();
+	u64 read_max = PERIOD_READ_MAX_NS / NSEC_PER_USEC * per_us;
+	u64 t_prev = rdtsc(), end = t_prev + PERIOD_WINDOW_NS / 1000 * per_us;
+	u64 best = 0, last = 0;
+	u32 prev = lapic_read(LAPIC_TIMER_CCR);
+
+	for (int reloads = 0; reloads < PERIOD_RELOADS;) {
+		u64 t_a = rdtsc();
+		u32 cur = lapic_read(LAPIC_TIMER_CCR);
+		u64 t_b = rdtsc();
+
+		if (t_b > end)
+			break;
+		if (cur > prev) {
+			/* Reloaded between the last read and this one. */
+			if (t_b - t_prev > 2 * read_max) {
+				last = 0;	/* a stall: no timestamp */
+			} else {
+				if (last && (!best || t_b - last < best))
+					best = t_b - last;
+				last = t_b;
+				reloads++;
+			}
+		}
+		prev = cur;
+		t_prev = t_a;
+	}
+	arch_local_irq_restore(flags);
+	return best ? arch_cycles_to_ns(best) : 0;
+}
+
 void arch_timer_oneshot(u64 ns)
 {
 	u64 count;

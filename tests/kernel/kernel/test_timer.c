@@ -7,10 +7,11 @@
 #include "tests/kernel/kernel/util.h"
 
 /*
- * Every CPU takes ticks at HZ, judged by the tick period measured from the
- * intervals between ticks (check_tick_rate()): under TCG a host that
- * stalls a vCPU merges its ticks, which a plain count would take for a
- * slow tick.  The tick is kept on in idle (tick_dep_set_cpu()) for the
+ * Every CPU takes ticks at HZ, judged by check_tick_rate(): the period
+ * its timer counts, and the period measured from the intervals between
+ * its ticks when the host ran the vCPU for most of the window.  Under
+ * TCG a host that stalls a vCPU merges its ticks, which a plain count
+ * (or, past a point, the intervals) would take for a slow tick.  The tick is kept on in idle (tick_dep_set_cpu()) for the
  * window: idle vCPUs then cost the host nothing between ticks.
  *
  * At most TICK_SAMPLE_CPUS CPUs tick at a time, in rounds over at most

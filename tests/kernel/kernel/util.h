@@ -38,6 +38,12 @@ struct tick_gaps {
 	u32 idx;		/* the ring's next index still to copy */
 	u32 n;
 	u32 gap[TICK_GAPS_MAX];
+	/*
+	 * The period the CPU's timer counts, arch_timer_period_ns(): taken
+	 * on that CPU while its tick runs.  0: check_tick_rate() takes it,
+	 * by a call to the CPU (whose tick must still be on).
+	 */
+	u64 timer_ns;
 };
 
 /* Start collecting cpu's intervals from now. */
@@ -56,7 +62,12 @@ void tick_gaps_harvest(struct tick_gaps *g);
  * every interval, and shows.
  */
 u64 tick_period_us(const struct tick_gaps *g);
-/* The tick-rate check: that interval within 20% of 1/HZ. */
+/*
+ * The tick-rate check: the period the CPU's timer counts
+ * (arch_timer_period_ns()) within 20% of 1/HZ, and that interval too
+ * when the CPU took at least TICK_SHARE_MIN percent of HZ.
+ */
+#define TICK_SHARE_MIN	80
 int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns);
 
 /* What an idle CPU should not do, counted: for before/after deltas. */

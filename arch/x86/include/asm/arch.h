@@ -68,6 +68,8 @@ void arch_timer_periodic(unsigned int hz);
 void arch_timer_oneshot(u64 ns);
 void arch_timer_stop(void);
 u64 arch_timer_hz(void);		/* calibrated timer input frequency */
+/* The periodic timer's period as the hardware counts it now (0: none). */
+u64 arch_timer_period_ns(void);
 
 /* Task stacks and switching. */
 void *arch_alloc_stack(size_t *size);	/* with an unmapped guard page */
