@@ -113,10 +113,7 @@ KTEST(idle_irq_stays_tickless)
 		 * host stall of that CPU could outlast on a correct kernel.
 		 */
 		msleep(10);
-		for (int t = 0; t < HOST_STALL_MS &&
-		     !(READ_ONCE(pc->tick_stopped) && READ_ONCE(pc->in_idle));
-		     t++)
-			msleep(1);
+		wait_tickless_idle(cpu);
 		u64 exits = READ_ONCE(pc->stats.idle_exit);
 		u64 ticks = READ_ONCE(pc->stats.ticks);
 

@@ -235,10 +235,14 @@ int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns)
 	ktap_diag("cpu%d: %lu ticks in %lu ms (%lu%% of HZ=%u), tick period %lu us (want %lu) from %u intervals, timer counts %lu us",
 		  g->cpu, ticks, window_ns / NSEC_PER_MSEC, share, tick_hz,
 		  gap, want_us, g->n, hw);
-	bad = KT_EXPECT(ticks >= 64 && hw * 10 >= want_us * 8 &&
+	/*
+	 * The tick runs (a handful of ticks: a host that ran the vCPU for 5%
+	 * of a second let 53 through), and at the period its timer counts.
+	 */
+	bad = KT_EXPECT(ticks >= 8 && hw * 10 >= want_us * 8 &&
 			hw * 10 <= want_us * 12,
-			"cpu%d: tick interval %lu us, not within 20%% of %lu us (as the timer counts)",
-			g->cpu, hw, want_us);
+			"cpu%d: %lu ticks, tick interval %lu us, not within 20%% of %lu us (as the timer counts)",
+			g->cpu, ticks, hw, want_us);
 	/*
 	 * The intervals the CPU took say the same when the host ran the
 	 * vCPU for most of the window.  When it took fewer than TICK_SHARE_MIN
@@ -255,4 +259,16 @@ int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns)
 			       gap * 10 <= want_us * 12,
 			       "cpu%d: tick interval %lu us, not within 20%% of %lu us",
 			       g->cpu, gap, want_us);
+}
+
+bool wait_tickless_idle(int cpu)
+{
+	struct percpu *pc = per_cpu_area(cpu);
+
+	for (int t = 0; t < HOST_STALL_MS; t++) {
+		if (READ_ONCE(pc->tick_stopped) && READ_ONCE(pc->in_idle))
+			return true;
+		msleep(1);
+	}
+	return READ_ONCE(pc->tick_stopped) && READ_ONCE(pc->in_idle);
 }

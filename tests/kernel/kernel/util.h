@@ -22,6 +22,13 @@ bool wait_flag(volatile int *flag, unsigned int timeout_ms);
  * time under TCG, so 1-2 s bounds failed correct kernels under load.
  */
 #define HOST_STALL_MS	5000
+
+/*
+ * Wait (sleeping, up to HOST_STALL_MS) until cpu is idle with its tick
+ * stopped; true if it got there.  A fixed sleep "to let it settle" is a
+ * guess at the host's speed: a host stall of that CPU outlasts it.
+ */
+bool wait_tickless_idle(int cpu);
 /*
  * A CPU's tick intervals over a whole measuring window, copied from its
  * 64-entry ring (stats.tick_gap_us) by tick_gaps_harvest() at least every
