@@ -129,44 +129,49 @@ void arch_timer_periodic(unsigned int hz)
  * The periodic timer's period as the hardware counts it: the shortest
  * interval between two reloads of the current count, timed with the TSC,
  * IRQs off.  A reload is a read that finds the count higher than the read
- * before; it is timed by the TSC read after it, and kept only if both
- * reads around it took at most PERIOD_READ_MAX_NS, so a vCPU stalled by
- * the host between a read and its timestamp cannot shorten an interval.
- * A stall can only hide reloads, which lengthens intervals, and the
- * shortest is kept.  Both clocks are guest time, so the answer does not
- * depend on how often the host runs this vCPU.  0 if no two reloads were
- * seen in PERIOD_WINDOW_NS (the timer is not periodic).
+ * before, timed by the TSC read after it.  An interval counts only if the
+ * reads were never more than a sixteenth of the programmed period apart
+ * from one reload to the next: a vCPU the host stalls across reloads
+ * could otherwise miss some (the count can wrap back below the last read)
+ * and time several periods as one, or time a reload late and shorten the
+ * next interval.  Both clocks are guest time, so the answer does not
+ * depend on how often the host runs this vCPU, only on finding stretches
+ * it ran without a stall.  0 if the timer is stopped, or no interval was
+ * seen in PERIOD_WINDOW_NS.
  */
-#define PERIOD_READ_MAX_NS	20000
-#define PERIOD_WINDOW_NS	(200 * NSEC_PER_MSEC)
+#define PERIOD_WINDOW_NS	(500 * NSEC_PER_MSEC)
+#define PERIOD_READ_GAP_MIN_NS	20000
 #define PERIOD_RELOADS		20
 
 u64 arch_timer_period_ns(void)
 {
 	unsigned long flags = arch_local_irq_save();
 	u64 per_us = arch_cycles_per_us();
-	u64 read_max = PERIOD_READ_MAX_NS / NSEC_PER_USEC * per_us;
+	u32 icr = lapic_read(LAPIC_TIMER_ICR);
+	u64 nominal_ns = icr && lapic_timer_freq ?
+		mul_u64_div_u64(icr, NSEC_PER_SEC, lapic_timer_freq) : 0;
+	u64 gap_ns = nominal_ns / 16 > PERIOD_READ_GAP_MIN_NS ?
+		nominal_ns / 16 : PERIOD_READ_GAP_MIN_NS;
+	u64 gap_max = gap_ns * per_us / NSEC_PER_USEC;
 	u64 t_prev = rdtsc(), end = t_prev + PERIOD_WINDOW_NS / 1000 * per_us;
 	u64 best = 0, last = 0;
 	u32 prev = lapic_read(LAPIC_TIMER_CCR);
 
-	for (int reloads = 0; reloads < PERIOD_RELOADS;) {
+	for (int reloads = 0; nominal_ns && reloads < PERIOD_RELOADS;) {
 		u64 t_a = rdtsc();
 		u32 cur = lapic_read(LAPIC_TIMER_CCR);
 		u64 t_b = rdtsc();
 
 		if (t_b > end)
 			break;
-		if (cur > prev) {
+		if (t_b - t_prev > gap_max) {
+			last = 0;	/* a stall: the chain of reads broke */
+		} else if (cur > prev) {
 			/* Reloaded between the last read and this one. */
-			if (t_b - t_prev > 2 * read_max) {
-				last = 0;	/* a stall: no timestamp */
-			} else {
-				if (last && (!best || t_b - last < best))
-					best = t_b - last;
-				last = t_b;
-				reloads++;
-			}
+			if (last && (!best || t_b - last < best))
+				best = t_b - last;
+			last = t_b;
+			reloads++;
 		}
 		prev = cur;
 		t_prev = t_a;
