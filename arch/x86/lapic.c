@@ -9,6 +9,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/sort.h"
 #include "kernel/time.h"
 
 static volatile u32 *lapic_mmio;
@@ -126,58 +127,64 @@ void arch_timer_periodic(unsigned int hz)
 }
 
 /*
- * The periodic timer's period as the hardware counts it: the shortest
- * interval between two reloads of the current count, timed with the TSC,
- * IRQs off.  A reload is a read that finds the count higher than the read
- * before, timed by the TSC read after it.  An interval counts only if the
- * reads were never more than a sixteenth of the programmed period apart
- * from one reload to the next: a vCPU the host stalls across reloads
- * could otherwise miss some (the count can wrap back below the last read)
- * and time several periods as one, or time a reload late and shorten the
- * next interval.  Both clocks are guest time, so the answer does not
- * depend on how often the host runs this vCPU, only on finding stretches
- * it ran without a stall.  0 if the timer is stopped, or no interval was
- * seen in PERIOD_WINDOW_NS.
+ * The periodic timer's period as the hardware counts it, timed with the
+ * TSC, IRQs off: the median of up to PERIOD_INTERVALS intervals between
+ * reloads of the current count.  A reload is a read that finds the count
+ * higher than the read before.  Two rules keep a host that stalls this
+ * vCPU from faking an interval:
+ *  - a reload is timed only if the reads around it are less than a tenth
+ *    of the programmed period apart (the timestamp is that precise);
+ *  - the chain from one timed reload to the next breaks at any gap of
+ *    half a period or more between reads: only a gap longer than a period
+ *    can hide a reload (the count wraps back below the last read), which
+ *    would time two periods as one.
+ * Both clocks are guest time, so the answer does not depend on how often
+ * the host runs this vCPU, only on finding stretches it ran.  0 if the
+ * timer is stopped, or no interval was seen in PERIOD_WINDOW_NS.
  */
 #define PERIOD_WINDOW_NS	(500 * NSEC_PER_MSEC)
-#define PERIOD_READ_GAP_MIN_NS	20000
-#define PERIOD_RELOADS		20
+#define PERIOD_INTERVALS	15
 
 u64 arch_timer_period_ns(void)
 {
 	unsigned long flags = arch_local_irq_save();
 	u64 per_us = arch_cycles_per_us();
 	u32 icr = lapic_read(LAPIC_TIMER_ICR);
-	u64 nominal_ns = icr && lapic_timer_freq ?
-		mul_u64_div_u64(icr, NSEC_PER_SEC, lapic_timer_freq) : 0;
-	u64 gap_ns = nominal_ns / 16 > PERIOD_READ_GAP_MIN_NS ?
-		nominal_ns / 16 : PERIOD_READ_GAP_MIN_NS;
-	u64 gap_max = gap_ns * per_us / NSEC_PER_USEC;
+	u64 nominal = icr && lapic_timer_freq ?
+		mul_u64_div_u64(icr, NSEC_PER_SEC, lapic_timer_freq) *
+		per_us / NSEC_PER_USEC : 0;	/* in TSC cycles */
 	u64 t_prev = rdtsc(), end = t_prev + PERIOD_WINDOW_NS / 1000 * per_us;
-	u64 best = 0, last = 0;
+	u64 iv[PERIOD_INTERVALS], last = 0;
 	u32 prev = lapic_read(LAPIC_TIMER_CCR);
+	int n = 0;
 
-	for (int reloads = 0; nominal_ns && reloads < PERIOD_RELOADS;) {
+	while (nominal && n < PERIOD_INTERVALS) {
 		u64 t_a = rdtsc();
 		u32 cur = lapic_read(LAPIC_TIMER_CCR);
 		u64 t_b = rdtsc();
 
 		if (t_b > end)
 			break;
-		if (t_b - t_prev > gap_max) {
-			last = 0;	/* a stall: the chain of reads broke */
+		if (t_b - t_prev >= nominal / 2) {
+			last = 0;	/* a reload may have gone unseen */
 		} else if (cur > prev) {
 			/* Reloaded between the last read and this one. */
-			if (last && (!best || t_b - last < best))
-				best = t_b - last;
-			last = t_b;
-			reloads++;
+			if (t_b - t_prev >= nominal / 10) {
+				last = 0;	/* too vague to time */
+			} else {
+				if (last)
+					iv[n++] = t_b - last;
+				last = t_b;
+			}
 		}
 		prev = cur;
 		t_prev = t_a;
 	}
 	arch_local_irq_restore(flags);
-	return best ? arch_cycles_to_ns(best) : 0;
+	if (!n)
+		return 0;
+	sort_u64(iv, n);
+	return arch_cycles_to_ns(iv[n / 2]);
 }
 
 void arch_timer_oneshot(u64 ns)
