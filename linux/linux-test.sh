@@ -148,8 +148,10 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "installing ${missing[*]}"
 	apt_install() {
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" ||
-			{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"; }; } \
+		# -o DPkg::Lock::Timeout: wait for another suite's install.
+		local lock=(-o DPkg::Lock::Timeout=600)
+		{ DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}" ||
+			{ apt-get "${lock[@]}" update -q && DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}"; }; } \
 			>"$dir.apt.log" 2>&1
 	}
 	if ! with_progress "install packages" "about 1 to 3 min" apt_install; then

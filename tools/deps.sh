@@ -16,7 +16,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 # In the background, so that a long install says every 30 s that it runs.
-{ apt-get update -qq && apt-get install -y -qq "${missing[@]}"; } >/tmp/dynrcu-apt.log 2>&1 &
+# Waits for dpkg's lock (another suite of make test may be installing its
+# own packages at the same moment) instead of failing on it.
+lock=(-o DPkg::Lock::Timeout=600)
+{ apt-get "${lock[@]}" update -qq &&
+	apt-get "${lock[@]}" install -y -qq "${missing[@]}"; } >/tmp/dynrcu-apt.log 2>&1 &
 pid=$!
 t0=$SECONDS next=30
 while kill -0 "$pid" 2>/dev/null; do
