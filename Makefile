@@ -103,15 +103,15 @@ gdb: $(KERNEL)
 		-ex 'target remote localhost:1234' -ex 'break kernel_main' \
 		-ex 'continue'
 
-kernel-# Every package the suites install, first: two installs at once (the
-# Linux build's and the figures') would contend for dpkg's lock.
-test: deps-run
-	@tools/deps.sh spin gcc graphviz patch
+kernel-test: deps-run
+	@tools/deps.sh spin gcc patch
 	@$(MAKE) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/*.scn tests/xfail/*.scn
 
+# Every package the suites install, first: two installs at once (the
+# Linux build's and the figures') would contend for dpkg's lock.
 test: deps-run
-	@tools/deps.sh spin gcc
+	@tools/deps.sh spin gcc graphviz patch
 	@$(MAKE) --no-print-directory iso
 	tests/run-all.sh
 
