@@ -48,6 +48,10 @@ def dump_cpus(sock_path, kernel, frames=12):
         mon = Monitor(sock_path)
         mon.cmd("stop")                 # a still frame to walk
         regs = mon.cmd("info registers -a")
+        if "CPU#" not in regs:
+            # A monitor that closed its socket answers with nothing.
+            raise ValueError("no registers in its answer "
+                             f"({len(regs)} characters: {regs[-60:]!r})")
         syms = kernel_symbols(kernel)
         for cpu, body in re.findall(r"CPU#(\d+)\n(.*?)(?=CPU#\d+|\Z)",
                                     regs, re.S):

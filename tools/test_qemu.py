@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host tests for tools/qemu.py's run_qemu(): the console it returns holds
 everything QEMU wrote, however QEMU's exit falls between the harness's
-reads.  Ends with "N passed, N failed"."""
+reads; the timeout counts from the kernel's first line, not from a slow
+GRUB; and a monitor that answers nothing is reported, not a crash.  Ends
+with "N passed, N failed"."""
 
 import os
+import socket
 import subprocess
 import tempfile
+import threading
 
-from tools import qemu
+from tools import monitor, qemu
 
 results = []
 
@@ -82,6 +86,56 @@ def main():
                 log.name)
             lost += status != 3 or "last line" not in text
     check(lost == 0, f"a quick real process: {lost} of 50 lost output")
+
+    # GRUB slower than the scenario's timeout (a loaded host): a 2 s
+    # silence, then the kernel's line, then 1 s more, under a 1.5 s
+    # timeout.  The run must finish: the timeout starts at the kernel.
+    with tempfile.NamedTemporaryFile() as log:
+        status, text = qemu.run_qemu(
+            ["sh", "-c", "printf 'Booting dynrcu\\n'; sleep 2; "
+             "printf '[    0.000000] cpu0: dynrcu: booting\\n'; sleep 1; "
+             "printf 'done\\n'; exit 33"], 1.5, log.name)
+    check(status == 33 and "done" in text,
+          f"the timeout counts from the kernel's first line (status "
+          f"{status})")
+    # And a kernel that never speaks is reported as such.
+    saved = qemu.BOOT_LIMIT
+    qemu.BOOT_LIMIT = 1
+    try:
+        with tempfile.NamedTemporaryFile() as log:
+            status, text = qemu.run_qemu(["sleep", "10"], 0.5, log.name)
+    finally:
+        qemu.BOOT_LIMIT = saved
+    check(status is None and "the kernel printed nothing" in text,
+          f"silence past the boot allowance times out and says so "
+          f"({text.strip()[-60:]!r})")
+
+    # A monitor that greets, stops the guest, then closes its socket on
+    # "info registers" (QEMU going away): an empty answer, no error from
+    # the socket.  The dump says it failed; it does not raise.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "hmp")
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        srv.bind(path)
+        srv.listen(1)
+
+        def serve():
+            conn, _ = srv.accept()
+            conn.sendall(b"QEMU monitor\r\n(qemu) ")
+            conn.recv(100)
+            conn.sendall(b"stop\r\n(qemu) ")
+            conn.recv(100)
+            conn.close()
+        th = threading.Thread(target=serve)
+        th.start()
+        try:
+            lines = monitor.dump_cpus(path, "/nonexistent")
+        except Exception as e:            # the bug: a crash
+            lines = [f"raised {e!r}"]
+        th.join()
+        srv.close()
+    check(lines and "monitor dump failed" in lines[-1],
+          f"a monitor that answers nothing is reported ({lines})")
 
     npass = sum(results)
     print(f"{npass} passed, {len(results) - npass} failed")
