@@ -160,6 +160,33 @@ void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
 void rcu_flavor_sched_clock_irq(int cpu);
 bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 
+/*
+ * Test-only points of the expedited grace period, where a test forces an
+ * interleaving (tests/kernel/tree/test_tree_exp_races.c).  Off (NULL)
+ * unless a test sets rcu_exp_test_hook: one load and a not-taken branch
+ * per point.
+ */
+enum rcu_exp_hook_point {
+	RCU_EXP_HOOK_STARTED,	/* worker: GP set up, no leaf selected yet */
+	RCU_EXP_HOOK_SELECTED,	/* worker: a leaf selected, no IPI sent yet */
+	RCU_EXP_HOOK_IPIS_SENT,	/* worker: a leaf's IPIs sent, its report not */
+	RCU_EXP_HOOK_CLIMB,	/* a report released rnp, its parent not locked */
+	RCU_EXP_HOOK_UNBLOCKED,	/* a task holding the GP left rnp's blkd_tasks */
+};
+
+extern void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
+				 struct rcu_node *rnp);
+
+static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
+				struct rcu_node *rnp)
+{
+	void (*hook)(enum rcu_exp_hook_point, struct rcu_node *) =
+		READ_ONCE(rcu_exp_test_hook);
+
+	if (unlikely(hook))
+		hook(point, rnp);
+}
+
 /* rcu/tree/tree_exp.c */
 void rcu_tree_synchronize_rcu_expedited(void);
 void rcu_report_exp_rdp(struct rcu_tree_data *rdp);

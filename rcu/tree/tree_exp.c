@@ -17,6 +17,9 @@
 #include "kernel/preempt.h"
 #include "rcu/tree/tree.h"
 
+void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
+			  struct rcu_node *rnp);
+
 void rcu_exp_init(void)
 {
 	init_waitqueue_head(&rcu_state.exp_wq);
@@ -45,6 +48,7 @@ static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
 		}
 		mask = rnp->grpmask;
 		spin_unlock(&rnp->lock);
+		rcu_exp_hook(RCU_EXP_HOOK_CLIMB, rnp);
 		rnp = rnp->parent;
 		spin_lock(&rnp->lock);
 		if (!(rnp->expmask & mask)) {
@@ -187,6 +191,7 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	spin_lock_irqsave(&rnp->lock, flags);
 	rcu_state.exp_done = &done;
 	spin_unlock_irqrestore(&rnp->lock, flags);
+	rcu_exp_hook(RCU_EXP_HOOK_STARTED, NULL);
 
 	/*
 	 * Orders the sequence start (and the caller's earlier accesses, its
@@ -204,6 +209,8 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	rcu_for_each_leaf_node(rnp) {
 		unsigned long m = rnp->exp_ipimask;
 
+		rcu_exp_hook(RCU_EXP_HOOK_SELECTED, rnp);
+
 		/*
 		 * The IPI is sent after the smp_mb() above; the handler runs
 		 * on its CPU in hardirq context, between that CPU's
@@ -215,6 +222,7 @@ void rcu_tree_synchronize_rcu_expedited(void)
 			if (m & (1UL << (cpu - rnp->grplo)))
 				smp_call_function_single(cpu, rcu_exp_handler,
 							 NULL, false);
+		rcu_exp_hook(RCU_EXP_HOOK_IPIS_SENT, rnp);
 		/* A leaf with nothing to wait for reports now. */
 		rcu_report_exp_cpu_mult(rnp, 0);
 	}

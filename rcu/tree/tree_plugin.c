@@ -180,8 +180,10 @@ void rcu_read_unlock_special(struct task *t)
 		} else {
 			spin_unlock_irqrestore(&rnp->lock, rflags);
 		}
-		if (exp)
+		if (exp) {
+			rcu_exp_hook(RCU_EXP_HOOK_UNBLOCKED, rnp);
 			rcu_report_exp_cpu_mult(rnp, 0);
+		}
 	}
 	local_irq_restore(flags);
 }
