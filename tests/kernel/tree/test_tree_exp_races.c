@@ -55,7 +55,7 @@ static struct race {
 	struct task *t;		/* B: the reader preempted on x */
 	volatile int gp;	/* the caller's grace period: 1 or 2 */
 	volatile int gp_done[3];
-	volatile int go2;	/* the caller may start GP 2 */
+	volatile int go[3];	/* the caller may start GP n */
 	volatile int sent[3];	/* GP n sent its IPIs to the leaf */
 	volatile int caller_exit;
 
@@ -151,7 +151,8 @@ static int race_caller(void *arg)
 {
 	(void)arg;
 	for (int n = 1; n <= 2; n++) {
-		while (n == 2 && !smp_load_acquire(&race.go2))
+		/* Not before the test has stored race.caller: the hook's key. */
+		while (!smp_load_acquire(&race.go[n]))
 			msleep(1);
 		WRITE_ONCE(race.gp, n);
 		synchronize_rcu_expedited();
@@ -273,8 +274,8 @@ static int race_end(bool reader_started)
 	smp_store_release(&race.started_go, 1);
 	smp_store_release(&race.t_go, 1);
 	smp_store_release(&race.t_unlock, 1);
-	smp_store_release(&race.go2, 1);
 	for (int n = 1; n <= 2; n++) {
+		smp_store_release(&race.go[n], 1);
 		smp_store_release(&race.r_release[n], 1);
 		complete(&race.r_go[n]);
 	}
@@ -387,6 +388,7 @@ KTEST(rcu_tree_exp_stale_climb)
 	if (fail)
 		goto out;
 	race.caller = kthread_run(race_caller, NULL, race.c, "race-caller");
+	smp_store_release(&race.go[1], 1);
 	if (KT_EXPECT(race_wait(race.gp_done[1]), "GP 1 ended"))
 		goto out;
 	fail |= KT_EXPECT(race.x_cleared, "GP 1 waited on cpu %d", race.x);
@@ -400,7 +402,7 @@ KTEST(rcu_tree_exp_stale_climb)
 			 "did not leave the leaf (nothing left over)");
 	complete(&race.r_go[2]);
 	fail |= KT_EXPECT(race_wait(race.r_in == 2), "reader 2 began");
-	smp_store_release(&race.go2, 1);
+	smp_store_release(&race.go[2], 1);
 	fail |= KT_EXPECT(race_wait(race.sent[2]), "GP 2 selected the leaf");
 	if (fail)
 		goto out;
@@ -440,6 +442,7 @@ KTEST(rcu_tree_exp_stale_unblock)
 	if (fail)
 		goto out;
 	race.caller = kthread_run(race_caller, NULL, race.c, "race-caller");
+	smp_store_release(&race.go[1], 1);
 	/* GP 1 holds on the preempted task and on y; x has reported. */
 	fail |= KT_EXPECT(race_wait(race.sent[1] &&
 				    READ_ONCE(race.t->rcu_blocks_exp) &&
@@ -459,7 +462,7 @@ KTEST(rcu_tree_exp_stale_unblock)
 	fail |= KT_EXPECT(race_wait(race.gp_done[1]), "GP 1 ended");
 	complete(&race.r_go[2]);
 	fail |= KT_EXPECT(race_wait(race.r_in == 2), "reader 2 began");
-	smp_store_release(&race.go2, 1);
+	smp_store_release(&race.go[2], 1);
 	fail |= KT_EXPECT(race_wait(race.started), "GP 2 started");
 	if (fail)
 		goto out;
