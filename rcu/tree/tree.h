@@ -38,7 +38,6 @@ struct rcu_node {
 	unsigned long qsmask;		/* still to report, this GP */
 	unsigned long qsmaskinit;	/* to report at the start of each GP */
 	unsigned long expmask;		/* still to report, expedited GP */
-	unsigned long exp_ipimask;	/* to IPI, this expedited GP (exp_busy) */
 	unsigned long grpmask;		/* our bit in the parent's masks */
 	int grplo, grphi;		/* CPUs covered */
 	int grpnum;			/* our bit number in the parent */
@@ -191,6 +190,8 @@ static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
 void rcu_tree_synchronize_rcu_expedited(void);
 void rcu_report_exp_rdp(struct rcu_tree_data *rdp);
 void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask);
+void rcu_report_exp_rnp(struct rcu_node *rnp);
+bool sync_rcu_exp_done(struct rcu_node *rnp);
 void rcu_exp_init(void);
 
 /* rcu/tree/tree_stall.c */

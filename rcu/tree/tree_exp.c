@@ -8,8 +8,9 @@
  * The IPI handler (rcu_exp_handler()) reports at once unless it
  * interrupted a reader, whose outermost unlock (or preemption) reports
  * instead.  Tasks already blocked in readers hold the expedited grace
- * period too.  Reports clear expmask bits up the tree as the normal
- * grace period's do.
+ * period too.  Reports clear expmask bits up the tree, each node's once:
+ * only whoever's removal emptied a node reports it to the parent
+ * (__rcu_report_exp_rnp()).
  */
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
@@ -25,15 +26,42 @@ void rcu_exp_init(void)
 	init_waitqueue_head(&rcu_state.exp_wq);
 }
 
-/* rnp->lock held, IRQs saved in flags: propagate an empty node up. */
+/*
+ * Has rnp nothing left to wait for in this expedited grace period: no bit
+ * in expmask (CPUs of a leaf, children of an inner node) and no blocked
+ * task holding it?  (Linux 6.12: sync_rcu_exp_done().)  rnp->lock held.
+ */
+bool sync_rcu_exp_done(struct rcu_node *rnp)
+{
+	raw_lockdep_assert_held_rcu_node(rnp);
+	return !rnp->expmask && !rnp->n_exp_tasks;
+}
+
+/*
+ * The caller's removal (under rnp->lock, held now with IRQs saved in
+ * flags) may have emptied rnp: if it did, clear rnp's bit in its parent,
+ * and so on up; the root's emptying ends the grace period.  Releases the
+ * lock.
+ *
+ * A node is reported only on its transition to empty, by whoever's
+ * removal (a CPU's bit, a child's, a blocked task) emptied it, once.
+ * Reporting a node whenever it was found empty let a report left over
+ * from one grace period clear the next one's bit and end it under a
+ * reader (issue 23, rcu_tree_exp_stale_climb and _unblock).  So the
+ * parent's bit is set when the report gets there: the grace period cannot
+ * end without this report, and no bit is set before it ends.  A report
+ * that finds it clear is a bug: WARN and drop it, rather than let it end
+ * a grace period it does not belong to.
+ */
 static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
 {
 	for (;;) {
+		struct rcu_node *child = rnp;
 		unsigned long mask;
 
 		raw_lockdep_assert_held_rcu_node(rnp);
 		lockdep_assert_irqs_disabled();
-		if (rnp->expmask || rnp->n_exp_tasks) {
+		if (!sync_rcu_exp_done(rnp)) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return;
 		}
@@ -47,11 +75,19 @@ static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
 			return;
 		}
 		mask = rnp->grpmask;
+		/*
+		 * The child's lock goes before the parent's is taken, as in
+		 * rcu_report_qs_rnp(); the parent's acquire orders the
+		 * child's removal (and what preceded it) before the clearing.
+		 */
 		spin_unlock(&rnp->lock);
 		rcu_exp_hook(RCU_EXP_HOOK_CLIMB, rnp);
 		rnp = rnp->parent;
 		spin_lock(&rnp->lock);
-		if (!(rnp->expmask & mask)) {
+		if (WARN_ONCE(!(rnp->expmask & mask),
+			      "rcu: expedited report of rcu_node %d-%d: its bit is clear in the parent %d-%d (expmask 0x%lx)",
+			      child->grplo, child->grphi, rnp->grplo,
+			      rnp->grphi, rnp->expmask)) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return;
 		}
@@ -59,23 +95,40 @@ static void __rcu_report_exp_rnp(struct rcu_node *rnp, unsigned long flags)
 	}
 }
 
-/* Clear mask in leaf rnp (0: just recheck it) and propagate. */
+/*
+ * CPUs mask of leaf rnp passed a quiescent state: clear those of their
+ * bits still set, and report rnp up if that emptied it.  Bits already
+ * clear were reported by someone else, who reported the node too if it
+ * emptied: nothing is left to do here (mask 0 included).
+ */
 void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask)
 {
 	unsigned long flags;
 
 	lockdep_assert_not_in_nmi();	/* takes the rcu_node lock */
 	spin_lock_irqsave(&rnp->lock, flags);
-	if (mask && !(rnp->expmask & mask)) {
+	if (!(rnp->expmask & mask)) {
 		spin_unlock_irqrestore(&rnp->lock, flags);
 		return;
 	}
 	WRITE_ONCE(rnp->expmask, rnp->expmask & ~mask);
-	if (!rcu_state.exp_done) {
-		/* No expedited grace period in progress. */
-		spin_unlock_irqrestore(&rnp->lock, flags);
-		return;
-	}
+	__rcu_report_exp_rnp(rnp, flags);
+}
+
+/*
+ * The last task holding the expedited grace period on leaf rnp left its
+ * blkd_tasks, and that emptied rnp: the caller saw sync_rcu_exp_done()
+ * under rnp->lock, then released the lock for the normal grace period's
+ * report (rcu_read_unlock_special()).  Nothing can change rnp in between:
+ * no bit is set again before the grace period ends, and it cannot end
+ * without this report.  (Linux 6.12: rcu_report_exp_rnp().)
+ */
+void rcu_report_exp_rnp(struct rcu_node *rnp)
+{
+	unsigned long flags;
+
+	lockdep_assert_not_in_nmi();	/* takes the rcu_node lock */
+	spin_lock_irqsave(&rnp->lock, flags);
 	__rcu_report_exp_rnp(rnp, flags);
 }
 
@@ -88,7 +141,8 @@ void rcu_report_exp_rdp(struct rcu_tree_data *rdp)
 /*
  * The IPI, on a CPU that was not idle when the expedited grace period
  * began.  Outside a reader: report now.  Inside one: its outermost
- * unlock, or its preemption (which queues the task), reports.
+ * unlock, or its preemption (which queues the task), reports.  The CPU's
+ * bit is still set: only this CPU clears the bit of a CPU sent an IPI.
  */
 static void rcu_exp_handler(void *unused)
 {
@@ -106,24 +160,35 @@ static void rcu_exp_handler(void *unused)
 }
 
 /*
- * Select the CPUs of leaf rnp that the expedited grace period must hear
- * from: those RCU is watching, except this CPU (its caller is not in a
- * reader, and no other reader runs here).  Returns the CPUs to send the
- * IPI to.  Every task already on blkd_tasks holds the grace period.
+ * Ask leaf rnp's CPUs and tasks for the expedited grace period.  Under
+ * the leaf's lock: every online CPU's bit is set, and every task already
+ * on blkd_tasks holds it.  CPUs that need no IPI (this one: its caller
+ * is not in a reader, and no other reader runs here; those idle now) are
+ * reported once the other CPUs' IPIs are out, as Linux does: until then
+ * their bits keep the leaf from emptying, so no handler can report it
+ * while the selection is under way.  A leaf with nothing to ask (no
+ * online CPU, no task) is reported by the selection, which emptied it.
+ * (Linux 6.12: sync_rcu_exp_select_node_cpus().)
  */
-static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
+static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 {
-	unsigned long flags, mask_ipi = 0;
-	int self = raw_smp_processor_id();
+	unsigned long flags, mask = 0, mask_ofl = 0, mask_ipi;
 	struct task *t;
+	int cpu;
 
 	spin_lock_irqsave(&rnp->lock, flags);
-	for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
 		unsigned long bit = 1UL << (cpu - rnp->grplo);
 		int snap;
 
-		if (!cpu_online(cpu) || cpu == self)
+		if (!cpu_online(cpu))
 			continue;
+		mask |= bit;
+		/* IRQs off under the lock: this CPU stays this CPU. */
+		if (cpu == raw_smp_processor_id()) {
+			mask_ofl |= bit;
+			continue;
+		}
 		/*
 		 * Acquire, after the caller's smp_mb(): the same argument as
 		 * rcu_watching_snap_save() (tree.c).  A CPU read idle ended
@@ -133,18 +198,72 @@ static unsigned long sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 		 */
 		snap = ct_rcu_watching_cpu_acquire(cpu);
 		if (rcu_watching_snap_in_eqs(snap))
-			continue;	/* idle: no reader, no IPI */
-		mask_ipi |= bit;
+			mask_ofl |= bit;	/* idle: no reader, no IPI */
 	}
-	WRITE_ONCE(rnp->expmask, mask_ipi);
+	WRITE_ONCE(rnp->expmask, mask);
 	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry) {
 		if (!t->rcu_blocks_exp) {
 			t->rcu_blocks_exp = 1;
 			rnp->n_exp_tasks++;
 		}
 	}
+	if (sync_rcu_exp_done(rnp)) {
+		__rcu_report_exp_rnp(rnp, flags);
+		return;
+	}
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	return mask_ipi;
+
+	rcu_exp_hook(RCU_EXP_HOOK_SELECTED, rnp);
+	mask_ipi = mask & ~mask_ofl;
+	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+		unsigned long bit = 1UL << (cpu - rnp->grplo);
+
+		if (!(mask_ipi & bit))
+			continue;
+		/*
+		 * The IPI goes after the caller's smp_mb(); the handler runs
+		 * on its CPU in hardirq context, between that CPU's
+		 * instructions, so it sees the CPU's own reader state
+		 * (rcu_read_lock_nesting) without a barrier, and its report
+		 * takes the leaf's lock (rcu_report_exp_cpu_mult()).  Not to
+		 * ourselves (we may have moved here since): we are not in a
+		 * reader, so this CPU is reported with the idle ones.
+		 */
+		preempt_disable();
+		if (cpu == raw_smp_processor_id())
+			mask_ofl |= bit;
+		else
+			smp_call_function_single(cpu, rcu_exp_handler, NULL,
+						 false);
+		preempt_enable();
+	}
+	rcu_exp_hook(RCU_EXP_HOOK_IPIS_SENT, rnp);
+	if (mask_ofl)
+		rcu_report_exp_cpu_mult(rnp, mask_ofl);
+}
+
+/*
+ * Set up every inner node for a new expedited grace period: each child
+ * owes it a report.  Root first, so that a child that empties finds its
+ * bit set above; the root records the waiter its emptying completes.
+ * (Linux 6.12: sync_exp_reset_tree().)
+ */
+static void sync_exp_reset_tree(struct completion *done)
+{
+	struct rcu_node *rnp;
+	unsigned long flags;
+
+	rcu_for_each_node_breadth_first(rnp) {
+		if (rcu_is_leaf_node(rnp))
+			break;
+		spin_lock_irqsave(&rnp->lock, flags);
+		WRITE_ONCE(rnp->expmask, rnp->qsmaskinit);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	rnp = rcu_get_root();
+	spin_lock_irqsave(&rnp->lock, flags);
+	rcu_state.exp_done = done;
+	spin_unlock_irqrestore(&rnp->lock, flags);
 }
 
 /*
@@ -167,7 +286,6 @@ static void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy)
 void rcu_tree_synchronize_rcu_expedited(void)
 {
 	struct completion done;
-	unsigned long flags;
 	struct rcu_node *rnp;
 
 	WARN(in_interrupt() || irqs_disabled() ||
@@ -179,20 +297,8 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	init_completion(&done);
 	rcu_seq_start(&rcu_state.expedited_sequence);
 
-	/* Inner nodes first: a leaf that empties finds its bit set above. */
-	rcu_for_each_node_breadth_first(rnp) {
-		if (rcu_is_leaf_node(rnp))
-			break;
-		spin_lock_irqsave(&rnp->lock, flags);
-		WRITE_ONCE(rnp->expmask, rnp->qsmaskinit);
-		spin_unlock_irqrestore(&rnp->lock, flags);
-	}
-	rnp = rcu_get_root();
-	spin_lock_irqsave(&rnp->lock, flags);
-	rcu_state.exp_done = &done;
-	spin_unlock_irqrestore(&rnp->lock, flags);
+	sync_exp_reset_tree(&done);
 	rcu_exp_hook(RCU_EXP_HOOK_STARTED, NULL);
-
 	/*
 	 * Orders the sequence start (and the caller's earlier accesses, its
 	 * removal) before the loads of the counters in
@@ -202,30 +308,8 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	 * removal.
 	 */
 	smp_mb();
-	preempt_disable();
 	rcu_for_each_leaf_node(rnp)
-		rnp->exp_ipimask = sync_rcu_exp_select_node_cpus(rnp);
-	preempt_enable();
-	rcu_for_each_leaf_node(rnp) {
-		unsigned long m = rnp->exp_ipimask;
-
-		rcu_exp_hook(RCU_EXP_HOOK_SELECTED, rnp);
-
-		/*
-		 * The IPI is sent after the smp_mb() above; the handler runs
-		 * on its CPU in hardirq context, between that CPU's
-		 * instructions, so it sees the CPU's own reader state
-		 * (rcu_read_lock_nesting) without a barrier, and its report
-		 * takes the leaf's lock (rcu_report_exp_cpu_mult()).
-		 */
-		for (int cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
-			if (m & (1UL << (cpu - rnp->grplo)))
-				smp_call_function_single(cpu, rcu_exp_handler,
-							 NULL, false);
-		rcu_exp_hook(RCU_EXP_HOOK_IPIS_SENT, rnp);
-		/* A leaf with nothing to wait for reports now. */
-		rcu_report_exp_cpu_mult(rnp, 0);
-	}
+		sync_rcu_exp_select_node_cpus(rnp);
 	wait_for_completion(&done);
 	/*
 	 * Orders the reports seen before the caller's later accesses (its
