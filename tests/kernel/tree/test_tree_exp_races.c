@@ -474,3 +474,30 @@ KTEST(rcu_tree_exp_stale_unblock)
 out:
 	return fail | race_end(true);
 }
+
+/*
+ * hook_exp_stale_report (tests/xfail/tree_exp_stale_report.scn): a leaf's
+ * report to its parent with no expedited grace period in progress, as a
+ * report left over from an ended one would come.  The parent's bit is
+ * clear: it must WARN (panic_on_warn ends the run there).  Getting past
+ * the call means the report went by without a word.
+ */
+KTEST_HOOK(hook_exp_stale_report)
+{
+	struct rcu_node *leaf;
+
+	TREE_ONLY();
+	if (rcu_state.num_levels < 2) {
+		ktap_diag("needs an inner rcu_node: rcu_fanout_leaf=2, 4+ CPUs");
+		return KTEST_SKIP;
+	}
+	/* The last leaf: never this CPU's (CPU 0's) on a two-level tree. */
+	leaf = &rcu_state.node[rcu_state.num_nodes - 1];
+	ktap_diag("a report from leaf %d-%d, no expedited grace period running",
+		  leaf->grplo, leaf->grphi);
+	rcu_report_exp_rnp(leaf);
+	ktap_diag("the report from leaf %d-%d reached its parent %d-%d, whose bit was clear, without a warning",
+		  leaf->grplo, leaf->grphi, leaf->parent->grplo,
+		  leaf->parent->grphi);
+	return 1;
+}
