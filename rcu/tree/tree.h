@@ -27,6 +27,9 @@
 #define RCU_MAX_LEVELS	8
 #define RCU_MAX_NODES	NR_CPUS
 
+/* Expedited waiters' queues per node, by snapshot (a power of 2). */
+#define RCU_EXP_WQS	4
+
 /*
  * One node of the combining tree.  A leaf covers CPUs grplo..grphi (bit i
  * of its masks is CPU grplo + i); an inner node's bit i is its child i.
@@ -51,6 +54,15 @@ struct rcu_node {
 	struct list_head blkd_tasks;
 	int n_gp_tasks;
 	int n_exp_tasks;
+	/*
+	 * The expedited funnel (tree_exp.c, exp_funnel_lock()): exp_lock
+	 * protects exp_seq_rq, the latest expedited grace period a caller
+	 * asked for through this node; callers that find theirs asked for
+	 * already sleep on exp_wq[] until it ends.
+	 */
+	struct spinlock exp_lock;
+	unsigned long exp_seq_rq;
+	struct wait_queue_head exp_wq[RCU_EXP_WQS];
 } __cacheline_aligned;
 
 /* Everything Tree RCU keeps per CPU, in one struct. */
@@ -104,11 +116,15 @@ struct rcu_state {
 	u64 gp_activity_ns;		/* the kthread last did something */
 	u64 stall_next_ns;		/* 0: no report due */
 
-	/* Expedited GPs: one at a time, sleeping. */
-	int exp_busy;
-	struct wait_queue_head exp_wq;	/* callers waiting their turn */
+	/*
+	 * Expedited GPs: one worker at a time (exp_mutex, a sleeping lock
+	 * whose waiters sleep on exp_mutex_wq); callers share them through
+	 * expedited_sequence.
+	 */
+	int exp_mutex;
+	struct wait_queue_head exp_mutex_wq;
 	unsigned long expedited_sequence;
-	struct completion *exp_done;	/* completed when the root reports */
+	struct completion *exp_done;	/* completed when the root empties */
 
 	/* Statistics. */
 	u64 n_gp_completed;

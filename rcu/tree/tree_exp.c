@@ -23,7 +23,15 @@ void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
 
 void rcu_exp_init(void)
 {
-	init_waitqueue_head(&rcu_state.exp_wq);
+	struct rcu_node *rnp;
+
+	init_waitqueue_head(&rcu_state.exp_mutex_wq);
+	rcu_for_each_node_breadth_first(rnp) {
+		spin_lock_init(&rnp->exp_lock, "rcu_node_exp");
+		rnp->exp_seq_rq = rcu_state.expedited_sequence;
+		for (int i = 0; i < RCU_EXP_WQS; i++)
+			init_waitqueue_head(&rnp->exp_wq[i]);
+	}
 }
 
 /*
@@ -267,8 +275,9 @@ static void sync_exp_reset_tree(struct completion *done)
 }
 
 /*
- * A sleeping lock that lets one synchronize_rcu_expedited() run at a time:
- * *busy is taken by an atomic exchange; waiters sleep on wq.
+ * A sleeping lock that lets one expedited grace period run at a time
+ * (Linux's exp_mutex): *busy is taken by an atomic exchange; waiters
+ * sleep on wq.
  */
 static bool rcu_sleeplock_try(void *busy)
 {
@@ -283,17 +292,125 @@ static void rcu_sleeplock_release(struct wait_queue_head *wq, int *busy)
 	wake_up_all(wq);
 }
 
+/*
+ * The expedited sequence's value once a full expedited grace period has
+ * elapsed from now: the end of the next one to start.
+ * (Linux 6.12: rcu_exp_gp_seq_snap().)
+ */
+static unsigned long rcu_exp_gp_seq_snap(void)
+{
+	/*
+	 * Orders the caller's earlier accesses (its removal) before the
+	 * load of the sequence.  Pairs with the smp_mb() of rcu_seq_start()
+	 * (the worker's): a grace period that this load finds not started
+	 * reads the counters and blkd_tasks after the removal is visible,
+	 * so whatever it waits for cannot find the removed element.
+	 */
+	smp_mb();
+	return rcu_seq_snap(&rcu_state.expedited_sequence);
+}
+
+/*
+ * Has the expedited grace period of snapshot s ended?  If so, order that
+ * before the caller's later accesses (its free): the smp_mb() pairs with
+ * rcu_seq_end()'s, which put the whole grace period before the new
+ * value.  (Linux 6.12: sync_exp_work_done().)
+ */
+static bool sync_exp_work_done(unsigned long s)
+{
+	if (!rcu_seq_done(&rcu_state.expedited_sequence, s))
+		return false;
+	smp_mb();
+	return true;
+}
+
+/* wait_event_fn()'s form of it: s is carried in the pointer. */
+static bool sync_exp_work_done_fn(void *s)
+{
+	return sync_exp_work_done((unsigned long)s);
+}
+
+/* The wait queue of snapshot s on rnp: four, so that s and s+1 differ. */
+static struct wait_queue_head *rcu_exp_wq(struct rcu_node *rnp,
+					  unsigned long s)
+{
+	return &rnp->exp_wq[rcu_seq_ctr(s) & (RCU_EXP_WQS - 1)];
+}
+
+/*
+ * Share grace periods: climb from this CPU's leaf to the root, recording
+ * s in each node's exp_seq_rq.  A node that already has s (or later)
+ * recorded means another caller asked for a grace period that covers
+ * ours and is on its way up: wait there for s to be done.  Whoever gets
+ * past the root takes exp_mutex; if s is done by then (a grace period
+ * ran while we waited for the lock), there is nothing to do.  Returns
+ * true when s is done (nothing to do), false with exp_mutex held: the
+ * caller runs the grace period.  (Linux 6.12: exp_funnel_lock().)
+ */
+static bool exp_funnel_lock(unsigned long s)
+{
+	struct rcu_node *rnp = rcu_tree_data[raw_smp_processor_id()].mynode;
+	unsigned long flags;
+
+	for (; rnp; rnp = rnp->parent) {
+		if (sync_exp_work_done(s))
+			return true;
+		spin_lock_irqsave(&rnp->exp_lock, flags);
+		if (ULONG_CMP_GE(rnp->exp_seq_rq, s)) {
+			spin_unlock_irqrestore(&rnp->exp_lock, flags);
+			wait_event_fn(rcu_exp_wq(rnp, s), sync_exp_work_done_fn,
+				      (void *)s);
+			return true;
+		}
+		WRITE_ONCE(rnp->exp_seq_rq, s);
+		spin_unlock_irqrestore(&rnp->exp_lock, flags);
+	}
+	wait_event_fn(&rcu_state.exp_mutex_wq, rcu_sleeplock_try,
+		      &rcu_state.exp_mutex);
+	if (sync_exp_work_done(s)) {
+		rcu_sleeplock_release(&rcu_state.exp_mutex_wq,
+				      &rcu_state.exp_mutex);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The grace period of snapshot s has ended: wake every caller that waits
+ * for it, on every node (a waiter sleeps on the node where it found s
+ * recorded).  exp_mutex held, so wake-ups never overtake each other and
+ * Linux's separate exp_wake_mutex is not needed.
+ * (Linux 6.12: rcu_exp_wait_wake(), after the wait.)
+ */
+static void rcu_exp_wake(unsigned long s)
+{
+	struct rcu_node *rnp;
+
+	rcu_for_each_node_breadth_first(rnp)
+		wake_up_all(rcu_exp_wq(rnp, s));
+}
+
+/*
+ * Wait for an expedited grace period that begins after the call: the
+ * caller's own (one worker at a time, exp_mutex), or one that another
+ * caller runs meanwhile and whose start follows our snapshot.  With
+ * exp_mutex held and s not done, the sequence is idle at some c < s, and
+ * s is c's snapshot or the one after: the single grace period run here
+ * ends exactly at s.
+ */
 void rcu_tree_synchronize_rcu_expedited(void)
 {
 	struct completion done;
 	struct rcu_node *rnp;
+	unsigned long s;
 
 	WARN(in_interrupt() || irqs_disabled() ||
 	     current->rcu_read_lock_nesting,
 	     "synchronize_rcu_expedited: cpu %d called from atomic context or a reader",
 	     raw_smp_processor_id());
-	wait_event_fn(&rcu_state.exp_wq, rcu_sleeplock_try,
-		      &rcu_state.exp_busy);
+	s = rcu_exp_gp_seq_snap();
+	if (exp_funnel_lock(s))
+		return;
 	init_completion(&done);
 	rcu_seq_start(&rcu_state.expedited_sequence);
 
@@ -312,14 +429,16 @@ void rcu_tree_synchronize_rcu_expedited(void)
 		sync_rcu_exp_select_node_cpus(rnp);
 	wait_for_completion(&done);
 	/*
-	 * Orders the reports seen before the caller's later accesses (its
-	 * free).  Each report cleared its bit under the rcu_node locks,
-	 * hand over hand, and the last one's complete() woke us; this
-	 * barrier keeps our later accesses after all of them, as the
-	 * smp_mb() after Linux's expedited wait does.
+	 * Orders the reports seen before the end of the sequence, which
+	 * the callers sharing this grace period read (sync_exp_work_done()),
+	 * and our own later accesses (the free).  Each report cleared its
+	 * bit under the rcu_node locks, hand over hand, and the last one's
+	 * complete() woke us; this barrier keeps what follows after all of
+	 * them, as the smp_mb() after Linux's expedited wait does.
 	 */
 	smp_mb();
 	rcu_seq_end(&rcu_state.expedited_sequence);
 	rcu_state.n_exp_completed++;
-	rcu_sleeplock_release(&rcu_state.exp_wq, &rcu_state.exp_busy);
+	rcu_exp_wake(s);
+	rcu_sleeplock_release(&rcu_state.exp_mutex_wq, &rcu_state.exp_mutex);
 }

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcu_tree_expedited (rcu/tree/tree_exp.c): 1000 expedited and 1000
- * normal grace periods cost idle CPUs no tick, no wake-up and no
- * expedited IPI; an expedited grace period waits for a reader on a busy
- * CPU.  rcu=tree only.
+ * Expedited grace periods (rcu/tree/tree_exp.c), rcu=tree only:
+ *   rcu_tree_expedited   1000 expedited and 1000 normal grace periods
+ *                        cost idle CPUs no tick, no wake-up and no
+ *                        expedited IPI; an expedited grace period waits
+ *                        for a reader on a busy CPU
+ *   rcu_tree_exp_sharing callers that arrive while an expedited grace
+ *                        period runs share the next one; callers looping
+ *                        on every CPU run fewer grace periods than calls
+ * The interleavings of issue 23 are in test_tree_exp_races.c.
  */
 #include "asm/arch.h"
 #include "kernel/irq.h"
@@ -108,4 +113,158 @@ KTEST(rcu_tree_expedited)
 	ktap_diag("expedited GP waited for the reader on busy cpu %d (%llu IPIs there)",
 		  busy, (unsigned long long)rcu_tree_data[busy].exp_ipis);
 	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+#define SHARE_MAX	64	/* callers of the sharing test */
+#define SHARE_LOOPS	25	/* calls per caller in the free run */
+#define SHARE_HANG_S	60	/* the free run has hung: not a figure */
+
+static struct {
+	struct task *task[SHARE_MAX];
+	volatile int entered[SHARE_MAX];
+	volatile int done;
+	volatile int go;	/* the free run's start: all at once */
+	int loops;
+} share;
+
+static int share_caller(void *arg)
+{
+	int i = (int)(long)arg;
+
+	smp_store_release(&share.entered[i], 1);
+	/* Spin, not sleep: every CPU busy, so each GP sends IPIs. */
+	while (!smp_load_acquire(&share.go))
+		arch_cpu_relax();
+	for (int n = 0; n < share.loops; n++)
+		synchronize_rcu_expedited();
+	__atomic_add_fetch(&share.done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Start caller i on cpu. */
+static void share_start(int i, int cpu)
+{
+	share.entered[i] = 0;
+	share.task[i] = kthread_run(share_caller, (void *)(long)i, cpu,
+				    "exp-sharer");
+}
+
+static bool share_all_entered(int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!READ_ONCE(share.entered[i]))
+			return false;
+	return true;
+}
+
+/* Callers 0..n-1 have entered synchronize_rcu_expedited() and sleep. */
+static bool share_all_asleep(int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!READ_ONCE(share.entered[i]) ||
+		    !task_sleeping(share.task[i]))
+			return false;
+	return true;
+}
+
+/*
+ * While a reader on a busy CPU holds expedited grace period k (its
+ * caller, 0, asleep in it), two callers per other online CPU arrive.
+ * Each takes its snapshot during k, so each needs k + 1: one of them
+ * runs it once k ends and the others wait for it (exp_funnel_lock()).
+ * Deterministic: every caller is asleep in the call before the reader
+ * lets k go, so exactly two grace periods serve them all.  Each caller
+ * running its own would take one per caller.
+ */
+static int exp_sharing_held(int self)
+{
+	struct rcu_tree_data *rdp;
+	int busy, n = 1, cpu, fail = 0;
+	u64 gps;
+
+	busy = find_idle_cpu(-1);
+	if (KT_EXPECT(busy >= 0, "a CPU for the reader"))
+		return 1;
+	rdp = &rcu_tree_data[busy];
+	held_start(busy, false);
+	share.done = 0;
+	share.go = 1;
+	share.loops = 1;
+	gps = READ_ONCE(rcu_state.n_exp_completed);
+	share_start(0, self);
+	fail |= KT_EXPECT(poll_until(share_all_asleep(1) &&
+				     (READ_ONCE(rdp->mynode->expmask) &
+				      rdp->grpmask)),
+			  "grace period k waits on the reader on cpu %d",
+			  busy);
+	for_each_online_cpu(cpu)
+		for (int k = 0; k < 2 && cpu != busy && n < SHARE_MAX; k++)
+			share_start(n++, cpu);
+	fail |= KT_EXPECT(poll_until(share_all_asleep(n)),
+			  "%d callers asleep in synchronize_rcu_expedited()",
+			  n);
+	fail |= held_stop();
+	fail |= KT_EXPECT(poll_until(READ_ONCE(share.done) == n),
+			  "%d of %d callers returned", share.done, n);
+	gps = READ_ONCE(rcu_state.n_exp_completed) - gps;
+	ktap_diag("sharing: %d callers (1 holding grace period k, %d arriving during it) returned after %llu expedited grace periods",
+		  n, n - 1, (unsigned long long)gps);
+	fail |= KT_EXPECT(gps == 2,
+			  "%d callers that arrived during one grace period took %llu, not 2",
+			  n, (unsigned long long)gps);
+	return fail;
+}
+
+/*
+ * Two callers per online CPU, SHARE_LOOPS calls each, let go at once
+ * with every CPU busy: how many grace periods served how many calls.  A caller's calls follow one
+ * another, each snapshot taken after the last return, so at least
+ * SHARE_LOOPS grace periods run, and no more than there are calls.
+ */
+static int exp_sharing_free(void)
+{
+	int n = 0, cpu, fail;
+	u64 gps, t0;
+
+	share.done = 0;
+	share.go = 0;
+	share.loops = SHARE_LOOPS;
+	for_each_online_cpu(cpu)
+		for (int k = 0; k < 2 && n < SHARE_MAX; k++)
+			share_start(n++, cpu);
+	fail = KT_EXPECT(poll_until(share_all_entered(n)),
+			 "%d callers at the start", n);
+	gps = READ_ONCE(rcu_state.n_exp_completed);
+	t0 = ktime_get_ns();
+	smp_store_release(&share.go, 1);
+	while (READ_ONCE(share.done) < n &&
+	       ktime_get_ns() - t0 < SHARE_HANG_S * NSEC_PER_SEC)
+		msleep(1);
+	fail |= KT_EXPECT(READ_ONCE(share.done) == n,
+			  "%d of %d callers returned", share.done, n);
+	gps = READ_ONCE(rcu_state.n_exp_completed) - gps;
+	ktap_diag("sharing: %d callers on %u CPUs, %d calls: %llu expedited grace periods in %llu ms",
+		  n, num_online_cpus(), n * SHARE_LOOPS,
+		  (unsigned long long)gps,
+		  (unsigned long long)(ktime_get_ns() - t0) / NSEC_PER_MSEC);
+	return fail | KT_EXPECT(gps >= SHARE_LOOPS &&
+				gps <= (u64)n * SHARE_LOOPS,
+				"%llu grace periods for %d callers of %d calls",
+				(unsigned long long)gps, n, SHARE_LOOPS);
+}
+
+KTEST(rcu_tree_exp_sharing)
+{
+	int self, fail;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2)
+		return KTEST_SKIP;
+	preempt_disable();
+	self = raw_smp_processor_id();
+	preempt_enable();
+	fail = exp_sharing_held(self);
+	return fail | exp_sharing_free();
 }

@@ -83,15 +83,6 @@ static void race_hold(volatile int *flag, unsigned int ms)
 	(void)wait_flag(flag, ms);
 }
 
-/* Poll every millisecond (sleeping) until cond, at most HOST_STALL_MS. */
-#define race_wait(cond) ({						\
-	u64 __t0 = ktime_get_ns();					\
-	while (!(cond) &&						\
-	       ktime_get_ns() - __t0 < HOST_STALL_MS * NSEC_PER_MSEC)	\
-		msleep(1);						\
-	!!(cond);							\
-})
-
 static void race_hook(enum rcu_exp_hook_point point, struct rcu_node *rnp)
 {
 	bool caller = current == race.caller;
@@ -280,15 +271,15 @@ static int race_end(bool reader_started)
 		complete(&race.r_go[n]);
 	}
 	if (race.caller)
-		fail |= KT_EXPECT(race_wait(race.gp_done[2]),
+		fail |= KT_EXPECT(poll_until(race.gp_done[2]),
 				  "the caller's GP 2 ended (GP 1 %d)",
 				  race.gp_done[1]);
 	smp_store_release(&race.caller_exit, 1);
 	if (race.t)
-		fail |= KT_EXPECT(race_wait(race.t_done),
+		fail |= KT_EXPECT(poll_until(race.t_done),
 				  "the preempted reader exited");
 	if (reader_started)
-		fail |= KT_EXPECT(race_wait(race.r_exited),
+		fail |= KT_EXPECT(poll_until(race.r_exited),
 				  "the reader on cpu %d exited", race.y);
 	smp_store_release(&race.spin_stop, 1);
 	race.mode = RACE_OFF;
@@ -319,11 +310,6 @@ static bool exp_waits_on_cpu_only(int cpu)
 		    READ_ONCE(rnp->n_exp_tasks))
 			return false;
 	return true;
-}
-
-static bool task_sleeping(struct task *t)
-{
-	return READ_ONCE(t->state) == TASK_SLEEPING && !READ_ONCE(t->on_cpu);
 }
 
 /*
@@ -362,7 +348,7 @@ static int gp2_verdict(const char *stale)
 	if (!outcome)
 		ktap_diag("GP 2 waits for the reader on cpu %d alone", race.y);
 	smp_store_release(&race.r_release[2], 1);
-	fail |= KT_EXPECT(race_wait(race.gp_done[2]),
+	fail |= KT_EXPECT(poll_until(race.gp_done[2]),
 			  "GP 2 ends after the reader on cpu %d", race.y);
 	return fail;
 }
@@ -381,7 +367,7 @@ KTEST(rcu_tree_exp_stale_climb)
 	race_begin(RACE_CLIMB);
 	kthread_run(race_spinner, NULL, race.x, "race-spinner");
 	kthread_run(race_reader, (void *)2L, race.y, "race-reader");
-	fail |= KT_EXPECT(race_wait(READ_ONCE(race.spins) > 0),
+	fail |= KT_EXPECT(poll_until(READ_ONCE(race.spins) > 0),
 			  "the spinner runs on cpu %d", race.x);
 	/* y idle at GP 1: of the leaf's CPUs, GP 1 sends x alone an IPI. */
 	fail |= KT_EXPECT(wait_tickless_idle(race.y), "cpu %d idle", race.y);
@@ -389,11 +375,11 @@ KTEST(rcu_tree_exp_stale_climb)
 		goto out;
 	race.caller = kthread_run(race_caller, NULL, race.c, "race-caller");
 	smp_store_release(&race.go[1], 1);
-	if (KT_EXPECT(race_wait(race.gp_done[1]), "GP 1 ended"))
+	if (KT_EXPECT(poll_until(race.gp_done[1]), "GP 1 ended"))
 		goto out;
 	fail |= KT_EXPECT(race.x_cleared, "GP 1 waited on cpu %d", race.x);
 	/* x's handler: held between leaf and parent, or back to spinning. */
-	fail |= KT_EXPECT(race_wait(race.climb_held ||
+	fail |= KT_EXPECT(poll_until(race.climb_held ||
 				    READ_ONCE(race.spins) != race.spins_then),
 			  "cpu %d's handler came back or was held", race.x);
 	held = READ_ONCE(race.climb_held);
@@ -401,15 +387,15 @@ KTEST(rcu_tree_exp_stale_climb)
 		  held ? "is held between its leaf and the parent" :
 			 "did not leave the leaf (nothing left over)");
 	complete(&race.r_go[2]);
-	fail |= KT_EXPECT(race_wait(race.r_in == 2), "reader 2 began");
+	fail |= KT_EXPECT(poll_until(race.r_in == 2), "reader 2 began");
 	smp_store_release(&race.go[2], 1);
-	fail |= KT_EXPECT(race_wait(race.sent[2]), "GP 2 selected the leaf");
+	fail |= KT_EXPECT(poll_until(race.sent[2]), "GP 2 selected the leaf");
 	if (fail)
 		goto out;
 	/* Let the held report go on; x's handlers are done when it spins. */
 	s = READ_ONCE(race.spins);
 	smp_store_release(&race.climb_go, 1);
-	fail |= KT_EXPECT(race_wait(READ_ONCE(race.spins) != s),
+	fail |= KT_EXPECT(poll_until(READ_ONCE(race.spins) != s),
 			  "cpu %d back to its spinner", race.x);
 	fail |= gp2_verdict(held ? "cpu x's report left over from GP 1 was let go" :
 			    "no report left over");
@@ -432,19 +418,19 @@ KTEST(rcu_tree_exp_stale_unblock)
 	kthread_run(race_spinner, NULL, race.x, "race-hog");
 	race.t = kthread_run(race_preempted_reader, NULL, race.x,
 			     "race-preempted");
-	fail |= KT_EXPECT(race_wait(READ_ONCE(race.t->rcu_read_unlock_special
+	fail |= KT_EXPECT(poll_until(READ_ONCE(race.t->rcu_read_unlock_special
 					      .b.blocked)),
 			  "the reader preempted on cpu %d is on blkd_tasks",
 			  race.x);
 	kthread_run(race_reader, (void *)1L, race.y, "race-reader");
 	complete(&race.r_go[1]);
-	fail |= KT_EXPECT(race_wait(race.r_in == 1), "reader 1 began");
+	fail |= KT_EXPECT(poll_until(race.r_in == 1), "reader 1 began");
 	if (fail)
 		goto out;
 	race.caller = kthread_run(race_caller, NULL, race.c, "race-caller");
 	smp_store_release(&race.go[1], 1);
 	/* GP 1 holds on the preempted task and on y; x has reported. */
-	fail |= KT_EXPECT(race_wait(race.sent[1] &&
+	fail |= KT_EXPECT(poll_until(race.sent[1] &&
 				    READ_ONCE(race.t->rcu_blocks_exp) &&
 				    !(READ_ONCE(race.leaf->expmask) &
 				      rcu_tree_data[race.x].grpmask)),
@@ -453,22 +439,22 @@ KTEST(rcu_tree_exp_stale_unblock)
 	if (fail)
 		goto out;
 	smp_store_release(&race.t_unlock, 1);
-	fail |= KT_EXPECT(race_wait(race.t_held),
+	fail |= KT_EXPECT(poll_until(race.t_held),
 			  "the task left blkd_tasks and was held");
 	/* The task's exit did not empty the leaf: y still held GP 1. */
 	fail |= KT_EXPECT(READ_ONCE(race.leaf->expmask) & ybit,
 			  "cpu %d's bit set when the task left", race.y);
 	smp_store_release(&race.r_release[1], 1);
-	fail |= KT_EXPECT(race_wait(race.gp_done[1]), "GP 1 ended");
+	fail |= KT_EXPECT(poll_until(race.gp_done[1]), "GP 1 ended");
 	complete(&race.r_go[2]);
-	fail |= KT_EXPECT(race_wait(race.r_in == 2), "reader 2 began");
+	fail |= KT_EXPECT(poll_until(race.r_in == 2), "reader 2 began");
 	smp_store_release(&race.go[2], 1);
-	fail |= KT_EXPECT(race_wait(race.started), "GP 2 started");
+	fail |= KT_EXPECT(poll_until(race.started), "GP 2 started");
 	if (fail)
 		goto out;
 	/* The task finishes its unlock before GP 2 selects anything. */
 	smp_store_release(&race.t_go, 1);
-	fail |= KT_EXPECT(race_wait(race.t_done), "the task's unlock ended");
+	fail |= KT_EXPECT(poll_until(race.t_done), "the task's unlock ended");
 	smp_store_release(&race.started_go, 1);
 	fail |= gp2_verdict("the preempted task's report of GP 1 was let go after GP 2 began");
 out:

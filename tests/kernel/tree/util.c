@@ -64,6 +64,11 @@ int held_stop(void)
 	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
 }
 
+bool task_sleeping(struct task *t)
+{
+	return READ_ONCE(t->state) == TASK_SLEEPING && !READ_ONCE(t->on_cpu);
+}
+
 u64 exp_ipis_others(int self)
 {
 	u64 n = 0;

@@ -4,6 +4,8 @@
 #define TESTS_KERNEL_TREE_UTIL_H
 
 #include "kernel/ktap.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
 #include "kernel/types.h"
 #include "rcu/rcupdate.h"
 #include "tests/kernel/kernel/util.h"
@@ -36,6 +38,24 @@ extern struct held_reader held;
 void held_start(int cpu, bool sleep);
 /* Release it and wait for its thread to end: 0, or 1 if it did not. */
 int held_stop(void);
+
+/*
+ * Poll every millisecond (sleeping) until cond holds, at most
+ * HOST_STALL_MS: a bound on a host stall, not a figure.  Its value: cond.
+ */
+#define poll_until(cond) ({						\
+	u64 __t0 = ktime_get_ns();					\
+	while (!(cond) &&						\
+	       ktime_get_ns() - __t0 < HOST_STALL_MS * NSEC_PER_MSEC)	\
+		msleep(1);						\
+	!!(cond);							\
+})
+
+/*
+ * t is asleep (switched out in TASK_SLEEPING), as a caller of
+ * synchronize_rcu_expedited() is while its grace period waits.
+ */
+bool task_sleeping(struct task *t);
 
 /* Expedited IPIs taken by every online CPU but self: each counter rises. */
 u64 exp_ipis_others(int self);
