@@ -79,6 +79,7 @@ struct rcu_tree_data {
 
 	/* Expedited grace periods. */
 	bool exp_deferred_qs;		/* a reader owes the expedited GP */
+	int exp_watching_snap;		/* counter at the selection (watching) */
 	u64 exp_ipis;			/* rcu_exp_handler() runs here */
 
 	/* Callbacks: lock protects cblist and invoking. */

@@ -168,14 +168,29 @@ static void rcu_exp_handler(void *unused)
 }
 
 /*
+ * Has the CPU of rdp passed through an extended quiescent state since its
+ * counter read snap (watching)?  Its first step after snap was into idle,
+ * a fully ordered add placed after the readers it ran then: this acquire
+ * load orders them before the caller's report.  A CPU that left idle
+ * again since runs only readers that began after the snapshot, which the
+ * grace period need not wait for.  (Linux 6.12: the same name.)
+ */
+static bool rcu_watching_snap_stopped_since(struct rcu_tree_data *rdp,
+					    int snap)
+{
+	return snap != ct_rcu_watching_cpu_acquire(rdp->cpu);
+}
+
+/*
  * Ask leaf rnp's CPUs and tasks for the expedited grace period.  Under
  * the leaf's lock: every online CPU's bit is set, and every task already
  * on blkd_tasks holds it.  CPUs that need no IPI (this one: its caller
- * is not in a reader, and no other reader runs here; those idle now) are
- * reported once the other CPUs' IPIs are out, as Linux does: until then
- * their bits keep the leaf from emptying, so no handler can report it
- * while the selection is under way.  A leaf with nothing to ask (no
- * online CPU, no task) is reported by the selection, which emptied it.
+ * is not in a reader, and no other reader runs here; those idle now, or
+ * idle since by the time their IPI would go) are reported once the other
+ * CPUs' IPIs are out, as Linux does: until then their bits keep the leaf
+ * from emptying, so no handler can report it while the selection is
+ * under way.  A leaf with nothing to ask (no online CPU, no task) is
+ * reported by the selection, which emptied it.
  * (Linux 6.12: sync_rcu_exp_select_node_cpus().)
  */
 static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
@@ -207,6 +222,8 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 		snap = ct_rcu_watching_cpu_acquire(cpu);
 		if (rcu_watching_snap_in_eqs(snap))
 			mask_ofl |= bit;	/* idle: no reader, no IPI */
+		else
+			rcu_tree_data[cpu].exp_watching_snap = snap;
 	}
 	WRITE_ONCE(rnp->expmask, mask);
 	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry) {
@@ -225,9 +242,19 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 	mask_ipi = mask & ~mask_ofl;
 	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
 		unsigned long bit = 1UL << (cpu - rnp->grplo);
+		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 
 		if (!(mask_ipi & bit))
 			continue;
+		/*
+		 * Gone idle since the selection read it watching: report it
+		 * with the idle ones instead of waking it with an IPI.
+		 */
+		if (rcu_watching_snap_stopped_since(rdp,
+						    rdp->exp_watching_snap)) {
+			mask_ofl |= bit;
+			continue;
+		}
 		/*
 		 * The IPI goes after the caller's smp_mb(); the handler runs
 		 * on its CPU in hardirq context, between that CPU's

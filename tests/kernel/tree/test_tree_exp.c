@@ -8,6 +8,8 @@
  *   rcu_tree_exp_sharing callers that arrive while an expedited grace
  *                        period runs share the next one; callers looping
  *                        on every CPU run fewer grace periods than calls
+ *   rcu_tree_exp_idle_since  a CPU that goes idle between the selection and
+ *                        its IPI gets none: it is reported instead
  * The interleavings of issue 23 are in test_tree_exp_races.c.
  */
 #include "asm/arch.h"
@@ -267,4 +269,92 @@ KTEST(rcu_tree_exp_sharing)
 	preempt_enable();
 	fail = exp_sharing_held(self);
 	return fail | exp_sharing_free();
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct {
+	int x;
+	struct rcu_node *leaf;
+	int snap;		/* x's counter, spinning, before the GP */
+	volatile int spinning, spin_stop;
+	volatile int armed, seen;
+	bool watching_then, idle_before_ipi;
+} idl;
+
+static int idle_since_spinner(void *arg)
+{
+	(void)arg;
+	smp_store_release(&idl.spinning, 1);
+	while (!smp_load_acquire(&idl.spin_stop))
+		arch_cpu_relax();
+	return 0;	/* x has nothing left to run: it goes idle */
+}
+
+/*
+ * After the selection of x's leaf, before its IPIs: x's counter has not
+ * moved since before the grace period (so the selection read it
+ * watching); stop x's spinner and wait until x is idle.
+ */
+static void idle_since_hook(enum rcu_exp_hook_point point,
+			    struct rcu_node *rnp)
+{
+	if (point != RCU_EXP_HOOK_SELECTED || rnp != idl.leaf ||
+	    !READ_ONCE(idl.armed))
+		return;
+	WRITE_ONCE(idl.armed, 0);
+	idl.watching_then = ct_rcu_watching_cpu_acquire(idl.x) == idl.snap;
+	smp_store_release(&idl.spin_stop, 1);
+	idl.idle_before_ipi = poll_until(rcu_watching_snap_in_eqs(
+		ct_rcu_watching_cpu_acquire(idl.x)));
+	smp_store_release(&idl.seen, 1);
+}
+
+/*
+ * A CPU that goes idle between the selection, which reads it watching,
+ * and its IPI gets none: the worker reads its counter again just before
+ * and reports it instead (rcu_watching_snap_stopped_since()).  Forced:
+ * the test point after the selection of x's leaf lets x's spinner end
+ * and waits until x is idle.  The grace period cannot end without x's
+ * report, so an IPI sent to x has run by the time it returns.
+ */
+KTEST(rcu_tree_exp_idle_since)
+{
+	u64 ipis0;
+	int fail = 0, cpu, self;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 2)
+		return KTEST_SKIP;
+	preempt_disable();
+	self = raw_smp_processor_id();
+	preempt_enable();
+	idl.x = -1;
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			idl.x = cpu;
+			break;
+		}
+	idl.leaf = rcu_tree_data[idl.x].mynode;
+	idl.spinning = idl.spin_stop = idl.seen = 0;
+	kthread_run(idle_since_spinner, NULL, idl.x, "exp-idle-since");
+	if (KT_EXPECT(poll_until(idl.spinning), "spinner on cpu %d", idl.x))
+		return 1;
+	idl.snap = ct_rcu_watching_cpu_acquire(idl.x);
+	ipis0 = READ_ONCE(rcu_tree_data[idl.x].exp_ipis);
+	WRITE_ONCE(idl.armed, 1);
+	WRITE_ONCE(rcu_exp_test_hook, idle_since_hook);
+	synchronize_rcu_expedited();
+	WRITE_ONCE(rcu_exp_test_hook, NULL);
+	fail |= KT_EXPECT(idl.seen && idl.watching_then &&
+			  idl.idle_before_ipi,
+			  "cpu %d watching at the selection (%d), idle before its IPI (%d)",
+			  idl.x, idl.watching_then, idl.idle_before_ipi);
+	ipis0 = READ_ONCE(rcu_tree_data[idl.x].exp_ipis) - ipis0;
+	ktap_diag("cpu %d, watching when selected and idle before its IPI: %llu expedited IPIs",
+		  idl.x, (unsigned long long)ipis0);
+	fail |= KT_EXPECT(ipis0 == 0,
+			  "cpu %d went idle after the selection and still took %llu expedited IPIs",
+			  idl.x, (unsigned long long)ipis0);
+	return fail;
 }
