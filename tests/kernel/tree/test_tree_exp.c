@@ -259,15 +259,11 @@ static int exp_sharing_free(void)
 
 KTEST(rcu_tree_exp_sharing)
 {
-	int self, fail;
+	int fail;
 
-	TREE_ONLY();
-	if (num_online_cpus() < 2)
-		return KTEST_SKIP;
-	preempt_disable();
-	self = raw_smp_processor_id();
-	preempt_enable();
-	fail = exp_sharing_held(self);
+	TREE_SMP_ONLY();
+	/* The ktap thread is pinned: its CPU stays its CPU. */
+	fail = exp_sharing_held(smp_processor_id());
 	return fail | exp_sharing_free();
 }
 
@@ -321,17 +317,12 @@ static void idle_since_hook(enum rcu_exp_hook_point point,
 KTEST(rcu_tree_exp_idle_since)
 {
 	u64 ipis0;
-	int fail = 0, cpu, self;
+	int fail = 0, cpu;
 
-	TREE_ONLY();
-	if (num_online_cpus() < 2)
-		return KTEST_SKIP;
-	preempt_disable();
-	self = raw_smp_processor_id();
-	preempt_enable();
+	TREE_SMP_ONLY();
 	idl.x = -1;
 	for_each_online_cpu(cpu)
-		if (cpu != self) {
+		if (cpu != smp_processor_id()) {
 			idl.x = cpu;
 			break;
 		}

@@ -19,6 +19,16 @@
 		}							\
 	} while (0)
 
+/* ... and those that need a second CPU SKIP on one. */
+#define TREE_SMP_ONLY()							\
+	do {								\
+		TREE_ONLY();						\
+		if (num_online_cpus() < 2) {				\
+			ktap_diag("needs 2 CPUs");			\
+			return KTEST_SKIP;				\
+		}							\
+	} while (0)
+
 /* A reader held on one CPU until released (one at a time). */
 struct held_reader {
 	volatile int started, release, unlocked, done;
