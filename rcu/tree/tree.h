@@ -211,7 +211,10 @@ void rcu_report_exp_rnp(struct rcu_node *rnp);
 bool sync_rcu_exp_done(struct rcu_node *rnp);
 void rcu_exp_init(void);
 
-/* rcu/tree/tree_stall.c */
+/* rcu/tree/tree_stall.c; tree_exp.c reports its stalls with the same timing */
+/* After the first report (rcu_cpu_stall_timeout), one every 3 timeouts. */
+#define RCU_STALL_REPEAT_FACTOR	3
+
 void record_gp_stall_check_time(u64 now);
 void check_cpu_stall(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */

@@ -16,6 +16,8 @@
 #include "kernel/irqflags.h"
 #include "kernel/irq.h"
 #include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 #include "rcu/tree/tree.h"
 
 void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
@@ -417,6 +419,110 @@ static void rcu_exp_wake(unsigned long s)
 		wake_up_all(rcu_exp_wq(rnp, s));
 }
 
+/* The stall report's first line, with a CPU number or pid per entry. */
+#define RCU_EXP_STALL_LINE	1024
+
+/* Append to the stall line; " ..." ends one that would overflow. */
+static __printf(3, 4) void rcu_exp_stall_add(char *buf, int *len,
+					      const char *fmt, ...)
+{
+	int n, room = RCU_EXP_STALL_LINE - *len;
+	va_list ap;
+
+	if (room <= 5)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, room - 4, fmt, ap);
+	va_end(ap);
+	if (n >= room - 4) {
+		snprintf(buf + RCU_EXP_STALL_LINE - 5, 5, " ...");
+		*len = RCU_EXP_STALL_LINE;
+		return;
+	}
+	*len += n;
+}
+
+/*
+ * The expedited grace period has waited past the stall timeout: name
+ * what holds it, on one line (the CPUs whose bits are still set, and
+ * "P" and the pid of each blocked task holding it), then a line for
+ * each.  Each leaf is read under its lock.  exp_mutex held: one report
+ * at a time, so the line can be static.  (Linux 6.12:
+ * synchronize_rcu_expedited_stall(), in other words.)
+ */
+static void synchronize_rcu_expedited_stall(u64 start)
+{
+	static char line[RCU_EXP_STALL_LINE];
+	struct rcu_node *rnp;
+	unsigned long flags;
+	struct task *t;
+	int len = 0, cpu;
+
+	line[0] = 0;
+	rcu_for_each_leaf_node(rnp) {
+		spin_lock_irqsave(&rnp->lock, flags);
+		for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
+			if (rnp->expmask & (1UL << (cpu - rnp->grplo)))
+				rcu_exp_stall_add(line, &len, " %d", cpu);
+		list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry)
+			if (t->rcu_blocks_exp)
+				rcu_exp_stall_add(line, &len, " P%d", t->pid);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	printk("rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {%s } after %llu ms (expedited_sequence %lu, root expmask 0x%lx)\n",
+	       line, (unsigned long long)(ktime_get_ns() - start) /
+	       NSEC_PER_MSEC, READ_ONCE(rcu_state.expedited_sequence),
+	       READ_ONCE(rcu_get_root()->expmask));
+	rcu_for_each_leaf_node(rnp) {
+		spin_lock_irqsave(&rnp->lock, flags);
+		for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+			struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+			int ct = READ_ONCE(context_tracking[cpu].state);
+
+			if (!(rnp->expmask & rdp->grpmask))
+				continue;
+			printk("rcu:   expedited: cpu %d (leaf %d-%d): %s, ct->state 0x%x, %llu IPIs taken%s\n",
+			       cpu, rnp->grplo, rnp->grphi,
+			       ct & CT_RCU_WATCHING ? "watching" : "idle", ct,
+			       (unsigned long long)READ_ONCE(rdp->exp_ipis),
+			       READ_ONCE(rdp->exp_deferred_qs) ?
+			       ", a reader there owes the report" : "");
+		}
+		list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry)
+			if (t->rcu_blocks_exp)
+				printk("rcu:   expedited: task %s (pid %d) preempted in a reader on leaf %d-%d, rcu_read_lock_nesting %d\n",
+				       t->name, t->pid, rnp->grplo, rnp->grphi,
+				       READ_ONCE(t->rcu_read_lock_nesting));
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	rcu_state.n_stalls++;
+	kernel_report_done("RCU Stall", true);
+}
+
+/*
+ * Wait for the expedited grace period (done: the root's emptying
+ * completes it).  Past rcu_cpu_stall_timeout seconds, the normal grace
+ * period's timeout, report a stall, then again every
+ * RCU_STALL_REPEAT_FACTOR timeouts; 0 means never.  (Linux 6.12:
+ * synchronize_rcu_expedited_wait().)
+ */
+static void synchronize_rcu_expedited_wait(struct completion *done)
+{
+	u64 t = (u64)READ_ONCE(rcu_cpu_stall_timeout) * NSEC_PER_SEC;
+	u64 start = ktime_get_ns();
+
+	if (!t) {
+		wait_for_completion(done);
+		return;
+	}
+	if (wait_for_completion_timeout(done, t))
+		return;
+	do {
+		synchronize_rcu_expedited_stall(start);
+	} while (!wait_for_completion_timeout(done,
+					      RCU_STALL_REPEAT_FACTOR * t));
+}
+
 /*
  * Wait for an expedited grace period that begins after the call: the
  * caller's own (one worker at a time, exp_mutex), or one that another
@@ -454,7 +560,7 @@ void rcu_tree_synchronize_rcu_expedited(void)
 	smp_mb();
 	rcu_for_each_leaf_node(rnp)
 		sync_rcu_exp_select_node_cpus(rnp);
-	wait_for_completion(&done);
+	synchronize_rcu_expedited_wait(&done);
 	/*
 	 * Orders the reports seen before the end of the sequence, which
 	 * the callers sharing this grace period read (sync_exp_work_done()),

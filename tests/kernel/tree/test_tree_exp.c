@@ -349,3 +349,50 @@ KTEST(rcu_tree_exp_idle_since)
 			  idl.x, (unsigned long long)ipis0);
 	return fail;
 }
+
+/* ------------------------------------------------------------------ */
+
+static volatile int stall_reader_in;
+
+/* A reader on its CPU that never ends (the run ends at the stall). */
+static int exp_stall_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	smp_store_release(&stall_reader_in, 1);
+	for (;;)
+		arch_cpu_relax();
+	return 0;
+}
+
+/*
+ * hook_exp_stall (tests/xfail/tree_exp_stall.scn): an expedited grace
+ * period held by a CPU in a reader that never ends (cpu 2) and by a task
+ * preempted in another (on cpu 1).  After rcu_cpu_stall_timeout the
+ * expedited stall report must name both.  The grace period can never
+ * end: give up after 10 s, failing.
+ */
+KTEST_HOOK(hook_exp_stall)
+{
+	static struct preempted_reader p;
+
+	TREE_ONLY();
+	if (num_online_cpus() < 3) {
+		ktap_diag("needs 3 CPUs");
+		return KTEST_SKIP;
+	}
+	if (preempted_reader_start(&p, 1, "exp-stall-preempted"))
+		return 1;
+	kthread_run(exp_stall_reader, NULL, 2, "exp-stall-reader");
+	if (KT_EXPECT(poll_until(stall_reader_in), "reader on cpu 2"))
+		return 1;
+	exp_done_flag = 0;
+	kthread_run(exp_waiter, NULL, 3 % num_online_cpus(),
+		    "exp-stall-caller");
+	for (int i = 0; i < 10000 && !exp_done_flag; i++)
+		msleep(1);
+	ktap_diag(exp_done_flag ?
+		  "an expedited grace period ended under two readers" :
+		  "no expedited grace period in 10 s, as the readers demand");
+	return 1;
+}

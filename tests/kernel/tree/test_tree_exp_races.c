@@ -52,14 +52,14 @@ static struct race {
 	int o, c, x, y;
 	struct rcu_node *leaf;	/* x's and y's */
 	struct task *caller;	/* on c: GP 1, then GP 2 */
-	struct task *t;		/* B: the reader preempted on x */
+	struct preempted_reader t;	/* B: on x, with its hog */
 	volatile int gp;	/* the caller's grace period: 1 or 2 */
 	volatile int gp_done[3];
 	volatile int go[3];	/* the caller may start GP n */
 	volatile int sent[3];	/* GP n sent its IPIs to the leaf */
 	volatile int caller_exit;
 
-	/* On x: a spinner outside any reader (B: the preempted task's hog). */
+	/* A, on x: a spinner outside any reader. */
 	volatile u64 spins;
 	volatile int spin_stop;
 
@@ -73,7 +73,7 @@ static struct race {
 	volatile int climb_held, climb_go;
 
 	/* B: the task, held after leaving blkd_tasks; GP 2, before selecting. */
-	volatile int t_unlock, t_held, t_go, t_done;
+	volatile int t_held, t_go;
 	volatile int started, started_go;
 } race;
 
@@ -128,7 +128,7 @@ static void race_hook(enum rcu_exp_hook_point point, struct rcu_node *rnp)
 		break;
 	case RCU_EXP_HOOK_UNBLOCKED:
 		/* B: the task left blkd_tasks, its report still to make. */
-		if (race.mode == RACE_UNBLOCK && current == race.t) {
+		if (race.mode == RACE_UNBLOCK && current == race.t.task) {
 			smp_store_release(&race.t_held, 1);
 			race_hold(&race.t_go, RACE_HOLD_MAX_MS);
 		}
@@ -178,25 +178,6 @@ static int race_reader(void *arg)
 		smp_store_release(&race.r_in, 0);
 	}
 	smp_store_release(&race.r_exited, 1);
-	return 0;
-}
-
-/*
- * B's reader on x: preempted inside its section, not asleep.  Each pass
- * asks for a reschedule and takes it at preempt_enable(): the hog runs,
- * this task waits on the run queue inside its reader, on blkd_tasks.
- */
-static int race_preempted_reader(void *arg)
-{
-	(void)arg;
-	rcu_read_lock();
-	while (!smp_load_acquire(&race.t_unlock)) {
-		preempt_disable();
-		this_cpu_write(need_resched, 1);
-		preempt_enable();
-	}
-	rcu_read_unlock();
-	smp_store_release(&race.t_done, 1);
 	return 0;
 }
 
@@ -264,7 +245,6 @@ static int race_end(bool reader_started)
 	smp_store_release(&race.climb_go, 1);
 	smp_store_release(&race.started_go, 1);
 	smp_store_release(&race.t_go, 1);
-	smp_store_release(&race.t_unlock, 1);
 	for (int n = 1; n <= 2; n++) {
 		smp_store_release(&race.go[n], 1);
 		smp_store_release(&race.r_release[n], 1);
@@ -275,9 +255,8 @@ static int race_end(bool reader_started)
 				  "the caller's GP 2 ended (GP 1 %d)",
 				  race.gp_done[1]);
 	smp_store_release(&race.caller_exit, 1);
-	if (race.t)
-		fail |= KT_EXPECT(poll_until(race.t_done),
-				  "the preempted reader exited");
+	if (race.t.task)
+		fail |= preempted_reader_stop(&race.t);
 	if (reader_started)
 		fail |= KT_EXPECT(poll_until(race.r_exited),
 				  "the reader on cpu %d exited", race.y);
@@ -415,13 +394,7 @@ KTEST(rcu_tree_exp_stale_unblock)
 	}
 	race_begin(RACE_UNBLOCK);
 	ybit = rcu_tree_data[race.y].grpmask;
-	kthread_run(race_spinner, NULL, race.x, "race-hog");
-	race.t = kthread_run(race_preempted_reader, NULL, race.x,
-			     "race-preempted");
-	fail |= KT_EXPECT(poll_until(READ_ONCE(race.t->rcu_read_unlock_special
-					      .b.blocked)),
-			  "the reader preempted on cpu %d is on blkd_tasks",
-			  race.x);
+	fail |= preempted_reader_start(&race.t, race.x, "race-preempted");
 	kthread_run(race_reader, (void *)1L, race.y, "race-reader");
 	complete(&race.r_go[1]);
 	fail |= KT_EXPECT(poll_until(race.r_in == 1), "reader 1 began");
@@ -431,14 +404,14 @@ KTEST(rcu_tree_exp_stale_unblock)
 	smp_store_release(&race.go[1], 1);
 	/* GP 1 holds on the preempted task and on y; x has reported. */
 	fail |= KT_EXPECT(poll_until(race.sent[1] &&
-				    READ_ONCE(race.t->rcu_blocks_exp) &&
+				    READ_ONCE(race.t.task->rcu_blocks_exp) &&
 				    !(READ_ONCE(race.leaf->expmask) &
 				      rcu_tree_data[race.x].grpmask)),
 			  "GP 1 waits on the preempted task, not on cpu %d",
 			  race.x);
 	if (fail)
 		goto out;
-	smp_store_release(&race.t_unlock, 1);
+	smp_store_release(&race.t.unlock, 1);
 	fail |= KT_EXPECT(poll_until(race.t_held),
 			  "the task left blkd_tasks and was held");
 	/* The task's exit did not empty the leaf: y still held GP 1. */
@@ -454,7 +427,7 @@ KTEST(rcu_tree_exp_stale_unblock)
 		goto out;
 	/* The task finishes its unlock before GP 2 selects anything. */
 	smp_store_release(&race.t_go, 1);
-	fail |= KT_EXPECT(poll_until(race.t_done), "the task's unlock ended");
+	fail |= KT_EXPECT(poll_until(race.t.done), "the task's unlock ended");
 	smp_store_release(&race.started_go, 1);
 	fail |= gp2_verdict("the preempted task's report of GP 1 was let go after GP 2 began");
 out:

@@ -67,6 +67,26 @@ int held_stop(void);
  */
 bool task_sleeping(struct task *t);
 
+/*
+ * A reader preempted, not asleep, on one CPU: the task takes
+ * rcu_read_lock(), then asks for a reschedule and takes it at
+ * preempt_enable() again and again, so that a hog (a spinner outside any
+ * reader) runs on that CPU while the task waits on the run queue inside
+ * its reader, on its leaf's blkd_tasks.  unlock ends it.
+ */
+struct preempted_reader {
+	struct task *task;
+	volatile int unlock, done;
+	volatile u64 spins;	/* the hog's count */
+	volatile int hog_stop;
+};
+
+/* Start p on cpu; return once it is on blkd_tasks: 0, or 1 (reported). */
+int preempted_reader_start(struct preempted_reader *p, int cpu,
+			   const char *name);
+/* Let p unlock and wait for it, stop its hog: 0, or 1 if it hung. */
+int preempted_reader_stop(struct preempted_reader *p);
+
 /* Expedited IPIs taken by every online CPU but self: each counter rises. */
 u64 exp_ipis_others(int self);
 /*
