@@ -10,6 +10,8 @@
  *                        on every CPU run fewer grace periods than calls
  *   rcu_tree_exp_idle_since  a CPU that goes idle between the selection and
  *                        its IPI gets none: it is reported instead
+ *   rcu_tree_exp_preempted_readers  tasks preempted inside readers hold an
+ *                        expedited grace period until their unlocks
  * The interleavings of issue 23 are in test_tree_exp_races.c.
  */
 #include "asm/arch.h"
@@ -395,4 +397,71 @@ KTEST_HOOK(hook_exp_stall)
 		  "an expedited grace period ended under two readers" :
 		  "no expedited grace period in 10 s, as the readers demand");
 	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * The expedited grace period started by exp_waiter() has ended (1), or
+ * its caller sleeps while the tree waits on ntasks blocked tasks of
+ * cpu's leaf alone (0), or neither came (-1).
+ */
+static int exp_waits_on_tasks(struct task *caller, int cpu, int ntasks)
+{
+	if (!poll_until(READ_ONCE(exp_done_flag) ||
+			(task_sleeping(caller) &&
+			 exp_waits_only_on(cpu, false, ntasks))))
+		return -1;
+	return READ_ONCE(exp_done_flag) ? 1 : 0;
+}
+
+/*
+ * Readers preempted inside their critical sections (not asleep: each
+ * gives its CPU to a hog at preempt_enable()) hold an expedited grace
+ * period.  Two are queued on cpu x's leaf before it starts; their CPU's
+ * bit is reported by the hogs, so it waits on the two tasks alone, still
+ * on the second once the first unlocks, and ends at the second's unlock.
+ */
+KTEST(rcu_tree_exp_preempted_readers)
+{
+	static struct preempted_reader p[2];
+	struct task *caller;
+	int fail = 0, x = -1, cpu, w;
+
+	TREE_SMP_ONLY();
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id()) {
+			x = cpu;
+			break;
+		}
+	fail |= preempted_reader_start(&p[0], x, "exp-preempted-0");
+	fail |= preempted_reader_start(&p[1], x, "exp-preempted-1");
+	if (fail)
+		goto out;
+	exp_done_flag = 0;
+	caller = kthread_run(exp_waiter, NULL, smp_processor_id(),
+			     "exp-waiter");
+	for (int n = 2; n > 0; n--) {
+		w = exp_waits_on_tasks(caller, x, n);
+		fail |= KT_EXPECT(w != 1,
+				  "expedited GP ended under %d readers preempted on cpu %d",
+				  n, x);
+		fail |= KT_EXPECT(w != -1,
+				  "expedited GP neither ended nor waited on %d readers preempted on cpu %d alone",
+				  n, x);
+		if (!w)
+			ktap_diag("expedited GP waits on the %d tasks preempted in readers on cpu %d alone",
+				  n, x);
+		fail |= KT_EXPECT(READ_ONCE(p[2 - n].task->rcu_blocks_exp),
+				  "%s holds the expedited GP",
+				  p[2 - n].task->name);
+		fail |= preempted_reader_stop(&p[2 - n]);
+	}
+	fail |= KT_EXPECT(poll_until(exp_done_flag),
+			  "expedited GP ends after the last unlock");
+	return fail;
+out:
+	preempted_reader_stop(&p[0]);
+	preempted_reader_stop(&p[1]);
+	return fail;
 }

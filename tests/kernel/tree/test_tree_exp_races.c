@@ -266,31 +266,6 @@ static int race_end(bool reader_started)
 	return fail;
 }
 
-/* The grace period waits on cpu alone: its bit and its leaf's path. */
-static unsigned long path_bit(struct rcu_node *rnp, int cpu)
-{
-	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
-	unsigned long bit = rdp->grpmask;
-
-	for (struct rcu_node *n = rdp->mynode; n; n = n->parent) {
-		if (n == rnp)
-			return bit;
-		bit = n->grpmask;
-	}
-	return 0;
-}
-
-static bool exp_waits_on_cpu_only(int cpu)
-{
-	struct rcu_node *rnp;
-
-	rcu_for_each_node_breadth_first(rnp)
-		if (READ_ONCE(rnp->expmask) != path_bit(rnp, cpu) ||
-		    READ_ONCE(rnp->n_exp_tasks))
-			return false;
-	return true;
-}
-
 /*
  * GP 2's outcome once it has one: 1 if it returned (under y's reader), 0
  * if its caller sleeps while the tree waits on y alone, -1 if neither
@@ -306,7 +281,7 @@ static int gp2_outcome(void)
 		if (smp_load_acquire(&race.gp_done[2]))
 			return 1;
 		if (task_sleeping(race.caller) &&
-		    exp_waits_on_cpu_only(race.y))
+		    exp_waits_only_on(race.y, true, 0))
 			return smp_load_acquire(&race.gp_done[2]) ? 1 : 0;
 		if (ktime_get_ns() - t0 > HOST_STALL_MS * NSEC_PER_MSEC)
 			return -1;

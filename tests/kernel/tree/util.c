@@ -119,6 +119,32 @@ int preempted_reader_stop(struct preempted_reader *p)
 	return fail;
 }
 
+/* The bit that rnp holds for leaf's path up the tree (0: not on it). */
+static unsigned long exp_path_bit(struct rcu_node *rnp, struct rcu_node *leaf)
+{
+	for (struct rcu_node *n = leaf; n->parent; n = n->parent)
+		if (n->parent == rnp)
+			return n->grpmask;
+	return 0;
+}
+
+bool exp_waits_only_on(int cpu, bool cpu_bit, int ntasks)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp;
+
+	rcu_for_each_node_breadth_first(rnp) {
+		bool leaf = rnp == rdp->mynode;
+		unsigned long want = leaf ? (cpu_bit ? rdp->grpmask : 0) :
+					    exp_path_bit(rnp, rdp->mynode);
+
+		if (READ_ONCE(rnp->expmask) != want ||
+		    READ_ONCE(rnp->n_exp_tasks) != (leaf ? ntasks : 0))
+			return false;
+	}
+	return true;
+}
+
 u64 exp_ipis_others(int self)
 {
 	u64 n = 0;

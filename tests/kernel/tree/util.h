@@ -87,6 +87,14 @@ int preempted_reader_start(struct preempted_reader *p, int cpu,
 /* Let p unlock and wait for it, stop its hog: 0, or 1 if it hung. */
 int preempted_reader_stop(struct preempted_reader *p);
 
+/*
+ * The expedited grace period waits on cpu's leaf alone, there on cpu's
+ * bit if cpu_bit and on ntasks blocked tasks: every other node is done,
+ * and each node above the leaf holds only the bit of its child on the
+ * way.  Read without the locks: for a state that has settled.
+ */
+bool exp_waits_only_on(int cpu, bool cpu_bit, int ntasks);
+
 /* Expedited IPIs taken by every online CPU but self: each counter rises. */
 u64 exp_ipis_others(int self);
 /*
