@@ -3,14 +3,17 @@
  * Expedited grace periods (rcu=tree), after Linux 6.12's
  * kernel/rcu/tree_exp.h.  synchronize_rcu_expedited() does not wait for
  * quiescent states to come: it reads every CPU's context-tracking counter
- * and sends an IPI to each CPU that RCU is watching.  A CPU that is idle
- * (an extended quiescent state) gets nothing, so idle CPUs stay asleep.
- * The IPI handler (rcu_exp_handler()) reports at once unless it
- * interrupted a reader, whose outermost unlock (or preemption) reports
- * instead.  Tasks already blocked in readers hold the expedited grace
- * period too.  Reports clear expmask bits up the tree, each node's once:
- * only whoever's removal emptied a node reports it to the parent
- * (__rcu_report_exp_rnp()).
+ * and sends an IPI to each CPU that RCU is watching, reading the counter
+ * again just before: a CPU that is idle (an extended quiescent state), or
+ * has been since, gets nothing, so idle CPUs stay asleep.  The IPI
+ * handler (rcu_exp_handler()) reports at once unless it interrupted a
+ * reader, whose outermost unlock (or preemption) reports instead.  Tasks
+ * already blocked in readers hold the expedited grace period too.
+ * Reports clear expmask bits up the tree, each node's once: only whoever's
+ * removal emptied a node reports it to the parent (__rcu_report_exp_rnp()).
+ * Callers share grace periods through expedited_sequence
+ * (exp_funnel_lock()); one that outlasts rcu_cpu_stall_timeout is
+ * reported (synchronize_rcu_expedited_stall()).
  */
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
@@ -378,6 +381,7 @@ static struct wait_queue_head *rcu_exp_wq(struct rcu_node *rnp,
  */
 static bool exp_funnel_lock(unsigned long s)
 {
+	/* Any leaf will do: a caller that has moved since starts aside. */
 	struct rcu_node *rnp = rcu_tree_data[raw_smp_processor_id()].mynode;
 	unsigned long flags;
 
