@@ -79,7 +79,7 @@ struct rcu_tree_data {
 
 	/* Expedited grace periods. */
 	bool exp_deferred_qs;		/* a reader owes the expedited GP */
-	int exp_watching_snap;		/* counter at the selection (watching) */
+	int exp_watching_snap;		/* counter when selected (watching) */
 	u64 exp_ipis;			/* rcu_exp_handler() runs here */
 
 	/* Callbacks: lock protects cblist and invoking. */
@@ -186,8 +186,8 @@ enum rcu_exp_hook_point {
 	RCU_EXP_HOOK_STARTED,	/* worker: GP set up, no leaf selected yet */
 	RCU_EXP_HOOK_SELECTED,	/* worker: a leaf selected, no IPI sent yet */
 	RCU_EXP_HOOK_IPIS_SENT,	/* worker: a leaf's IPIs sent, its report not */
-	RCU_EXP_HOOK_CLIMB,	/* a report released rnp, its parent not locked */
-	RCU_EXP_HOOK_UNBLOCKED,	/* a task holding the GP left rnp's blkd_tasks */
+	RCU_EXP_HOOK_CLIMB,	/* a report let rnp go, its parent not locked */
+	RCU_EXP_HOOK_UNBLOCKED,	/* a task holding the GP left rnp's blkd list */
 };
 
 extern void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,

@@ -26,6 +26,15 @@
 void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
 			  struct rcu_node *rnp);
 
+/*
+ * The caller runs the expedited grace period: it holds exp_mutex.  The
+ * lock records no owner, so this tests only that someone holds it: a
+ * worker that let it go too early, with no other caller about, is seen.
+ */
+#define rcu_exp_assert_mutex_held()					\
+	WARN_ONCE(!READ_ONCE(rcu_state.exp_mutex),			\
+		  "%s() called without exp_mutex held", __func__)
+
 void rcu_exp_init(void)
 {
 	struct rcu_node *rnp;
@@ -204,6 +213,7 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 	struct task *t;
 	int cpu;
 
+	rcu_exp_assert_mutex_held();
 	spin_lock_irqsave(&rnp->lock, flags);
 	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
 		unsigned long bit = 1UL << (cpu - rnp->grplo);
@@ -293,6 +303,7 @@ static void sync_exp_reset_tree(struct completion *done)
 	struct rcu_node *rnp;
 	unsigned long flags;
 
+	rcu_exp_assert_mutex_held();
 	rcu_for_each_node_breadth_first(rnp) {
 		if (rcu_is_leaf_node(rnp))
 			break;
@@ -419,6 +430,7 @@ static void rcu_exp_wake(unsigned long s)
 {
 	struct rcu_node *rnp;
 
+	rcu_exp_assert_mutex_held();
 	rcu_for_each_node_breadth_first(rnp)
 		wake_up_all(rcu_exp_wq(rnp, s));
 }
@@ -462,6 +474,7 @@ static void synchronize_rcu_expedited_stall(u64 start)
 	struct task *t;
 	int len = 0, cpu;
 
+	rcu_exp_assert_mutex_held();
 	line[0] = 0;
 	rcu_for_each_leaf_node(rnp) {
 		spin_lock_irqsave(&rnp->lock, flags);

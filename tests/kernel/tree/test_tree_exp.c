@@ -223,9 +223,10 @@ static int exp_sharing_held(int self)
 
 /*
  * Two callers per online CPU, SHARE_LOOPS calls each, let go at once
- * with every CPU busy: how many grace periods served how many calls.  A caller's calls follow one
- * another, each snapshot taken after the last return, so at least
- * SHARE_LOOPS grace periods run, and no more than there are calls.
+ * with every CPU busy: how many grace periods served how many calls.
+ * A caller's calls follow one another, each snapshot taken after the
+ * last return, so at least SHARE_LOOPS grace periods run, and no more
+ * than there are calls.
  */
 static int exp_sharing_free(void)
 {

@@ -72,7 +72,7 @@ static struct race {
 	volatile u64 spins_then; /* ... and the spinner's count then */
 	volatile int climb_held, climb_go;
 
-	/* B: the task, held after leaving blkd_tasks; GP 2, before selecting. */
+	/* B: the task, held after leaving blkd_tasks; GP 2, held unselected. */
 	volatile int t_held, t_go;
 	volatile int started, started_go;
 } race;
@@ -142,7 +142,7 @@ static int race_caller(void *arg)
 {
 	(void)arg;
 	for (int n = 1; n <= 2; n++) {
-		/* Not before the test has stored race.caller: the hook's key. */
+		/* Not before the test stored race.caller: the hook's key. */
 		while (!smp_load_acquire(&race.go[n]))
 			msleep(1);
 		WRITE_ONCE(race.gp, n);
