@@ -127,7 +127,7 @@ static void race_hook(enum rcu_exp_hook_point point, struct rcu_node *rnp)
 		}
 		break;
 	case RCU_EXP_HOOK_UNBLOCKED:
-		/* B: the task left blkd_tasks, its report still to make. */
+		/* B: the task left blkd_tasks, before any report it owes. */
 		if (race.mode == RACE_UNBLOCK && current == race.t.task) {
 			smp_store_release(&race.t_held, 1);
 			race_hold(&race.t_go, RACE_HOLD_MAX_MS);
