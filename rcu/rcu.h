@@ -118,7 +118,7 @@ static inline int rcu_seq_state(unsigned long s)
 
 /*
  * Start a grace period.  Callers serialise: the root rcu_node's lock for
- * rcu_state.gp_seq, exp_busy for the expedited sequence.
+ * rcu_state.gp_seq, exp_mutex for the expedited sequence.
  */
 static inline void rcu_seq_start(unsigned long *sp)
 {

@@ -27,6 +27,9 @@
 #define RCU_MAX_LEVELS	8
 #define RCU_MAX_NODES	NR_CPUS
 
+/* Expedited waiters' queues per node, by snapshot (a power of 2). */
+#define RCU_EXP_WQS	4
+
 /*
  * One node of the combining tree.  A leaf covers CPUs grplo..grphi (bit i
  * of its masks is CPU grplo + i); an inner node's bit i is its child i.
@@ -38,7 +41,6 @@ struct rcu_node {
 	unsigned long qsmask;		/* still to report, this GP */
 	unsigned long qsmaskinit;	/* to report at the start of each GP */
 	unsigned long expmask;		/* still to report, expedited GP */
-	unsigned long exp_ipimask;	/* to IPI, this expedited GP (exp_busy) */
 	unsigned long grpmask;		/* our bit in the parent's masks */
 	int grplo, grphi;		/* CPUs covered */
 	int grpnum;			/* our bit number in the parent */
@@ -52,6 +54,15 @@ struct rcu_node {
 	struct list_head blkd_tasks;
 	int n_gp_tasks;
 	int n_exp_tasks;
+	/*
+	 * The expedited funnel (tree_exp.c, exp_funnel_lock()): exp_lock
+	 * protects exp_seq_rq, the latest expedited grace period a caller
+	 * asked for through this node; callers that find theirs asked for
+	 * already sleep on exp_wq[] until it ends.
+	 */
+	struct spinlock exp_lock;
+	unsigned long exp_seq_rq;
+	struct wait_queue_head exp_wq[RCU_EXP_WQS];
 } __cacheline_aligned;
 
 /* Everything Tree RCU keeps per CPU, in one struct. */
@@ -68,6 +79,7 @@ struct rcu_tree_data {
 
 	/* Expedited grace periods. */
 	bool exp_deferred_qs;		/* a reader owes the expedited GP */
+	int exp_watching_snap;		/* counter when selected (watching) */
 	u64 exp_ipis;			/* rcu_exp_handler() runs here */
 
 	/* Callbacks: lock protects cblist and invoking. */
@@ -105,11 +117,15 @@ struct rcu_state {
 	u64 gp_activity_ns;		/* the kthread last did something */
 	u64 stall_next_ns;		/* 0: no report due */
 
-	/* Expedited GPs: one at a time, sleeping. */
-	int exp_busy;
-	struct wait_queue_head exp_wq;	/* callers waiting their turn */
+	/*
+	 * Expedited GPs: one worker at a time (exp_mutex, a sleeping lock
+	 * whose waiters sleep on exp_mutex_wq); callers share them through
+	 * expedited_sequence.
+	 */
+	int exp_mutex;
+	struct wait_queue_head exp_mutex_wq;
 	unsigned long expedited_sequence;
-	struct completion *exp_done;	/* completed when the root reports */
+	struct completion *exp_done;	/* completed when the root empties */
 
 	/* Statistics. */
 	u64 n_gp_completed;
@@ -160,13 +176,45 @@ void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
 void rcu_flavor_sched_clock_irq(int cpu);
 bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 
+/*
+ * Test-only points of the expedited grace period, where a test forces an
+ * interleaving (tests/kernel/tree/test_tree_exp_races.c).  Off (NULL)
+ * unless a test sets rcu_exp_test_hook: one load and a not-taken branch
+ * per point.
+ */
+enum rcu_exp_hook_point {
+	RCU_EXP_HOOK_STARTED,	/* worker: GP set up, no leaf selected yet */
+	RCU_EXP_HOOK_SELECTED,	/* worker: a leaf selected, no IPI sent yet */
+	RCU_EXP_HOOK_IPIS_SENT,	/* worker: a leaf's IPIs sent, its report not */
+	RCU_EXP_HOOK_CLIMB,	/* a report let rnp go, its parent not locked */
+	RCU_EXP_HOOK_UNBLOCKED,	/* a task holding the GP left rnp's blkd list */
+};
+
+extern void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
+				 struct rcu_node *rnp);
+
+static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
+				struct rcu_node *rnp)
+{
+	void (*hook)(enum rcu_exp_hook_point, struct rcu_node *) =
+		READ_ONCE(rcu_exp_test_hook);
+
+	if (unlikely(hook))
+		hook(point, rnp);
+}
+
 /* rcu/tree/tree_exp.c */
 void rcu_tree_synchronize_rcu_expedited(void);
 void rcu_report_exp_rdp(struct rcu_tree_data *rdp);
 void rcu_report_exp_cpu_mult(struct rcu_node *rnp, unsigned long mask);
+void rcu_report_exp_rnp(struct rcu_node *rnp);
+bool sync_rcu_exp_done(struct rcu_node *rnp);
 void rcu_exp_init(void);
 
-/* rcu/tree/tree_stall.c */
+/* rcu/tree/tree_stall.c; tree_exp.c reports its stalls with the same timing */
+/* After the first report (rcu_cpu_stall_timeout), one every 3 timeouts. */
+#define RCU_STALL_REPEAT_FACTOR	3
+
 void record_gp_stall_check_time(u64 now);
 void check_cpu_stall(u64 now);
 /* The report alone, also for the watchdog's stranded-work check. */

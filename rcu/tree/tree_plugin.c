@@ -160,7 +160,7 @@ void rcu_read_unlock_special(struct task *t)
 	if (special.b.blocked) {
 		struct rcu_node *rnp = t->rcu_blocked_node;
 		unsigned long rflags;
-		bool gp, exp;
+		bool gp, exp, exp_emptied = false;
 
 		WRITE_ONCE(t->rcu_read_unlock_special.b.blocked, 0);
 		spin_lock_irqsave(&rnp->lock, rflags);
@@ -171,8 +171,11 @@ void rcu_read_unlock_special(struct task *t)
 		t->rcu_blocked_node = NULL;
 		t->rcu_blocks_gp = 0;
 		t->rcu_blocks_exp = 0;
-		if (exp)
+		if (exp) {
 			WRITE_ONCE(rnp->n_exp_tasks, rnp->n_exp_tasks - 1);
+			/* Only the removal that empties the leaf reports it. */
+			exp_emptied = sync_rcu_exp_done(rnp);
+		}
 		if (gp) {
 			WRITE_ONCE(rnp->n_gp_tasks, rnp->n_gp_tasks - 1);
 			/* Releases rnp->lock; IRQs stay off until flags. */
@@ -180,8 +183,11 @@ void rcu_read_unlock_special(struct task *t)
 		} else {
 			spin_unlock_irqrestore(&rnp->lock, rflags);
 		}
-		if (exp)
-			rcu_report_exp_cpu_mult(rnp, 0);
+		if (exp) {
+			rcu_exp_hook(RCU_EXP_HOOK_UNBLOCKED, rnp);
+			if (exp_emptied)
+				rcu_report_exp_rnp(rnp);
+		}
 	}
 	local_irq_restore(flags);
 }

@@ -14,8 +14,6 @@
 #include "kernel/time.h"
 #include "rcu/tree/tree.h"
 
-#define RCU_STALL_REPEAT_FACTOR	3
-
 void record_gp_stall_check_time(u64 now)
 {
 	u64 t = (u64)READ_ONCE(rcu_cpu_stall_timeout) * NSEC_PER_SEC;

@@ -5,6 +5,7 @@
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
+#include "kernel/preempt.h"
 #include "kernel/time.h"
 #include "rcu/tree/tree.h"
 
@@ -62,6 +63,86 @@ int held_stop(void)
 	smp_store_release(&held.irqoff_release, 1);
 	smp_store_release(&held.release, 1);
 	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
+}
+
+bool task_sleeping(struct task *t)
+{
+	return READ_ONCE(t->state) == TASK_SLEEPING && !READ_ONCE(t->on_cpu);
+}
+
+static int preempted_reader_hog(void *arg)
+{
+	struct preempted_reader *p = arg;
+
+	while (!smp_load_acquire(&p->hog_stop)) {
+		WRITE_ONCE(p->spins, p->spins + 1);
+		arch_cpu_relax();
+	}
+	return 0;
+}
+
+static int preempted_reader_fn(void *arg)
+{
+	struct preempted_reader *p = arg;
+
+	rcu_read_lock();
+	while (!smp_load_acquire(&p->unlock)) {
+		preempt_disable();
+		this_cpu_write(need_resched, 1);
+		preempt_enable();	/* preempted here: the hog runs */
+	}
+	rcu_read_unlock();
+	smp_store_release(&p->done, 1);
+	return 0;
+}
+
+int preempted_reader_start(struct preempted_reader *p, int cpu,
+			   const char *name)
+{
+	p->unlock = p->done = p->hog_stop = 0;
+	p->spins = 0;
+	kthread_run(preempted_reader_hog, p, cpu, "preempted-hog");
+	p->task = kthread_run(preempted_reader_fn, p, cpu, name);
+	return KT_EXPECT(poll_until(READ_ONCE(p->task->rcu_read_unlock_special
+					      .b.blocked)),
+			 "%s, preempted in its reader on cpu %d, is on blkd_tasks",
+			 name, cpu);
+}
+
+int preempted_reader_stop(struct preempted_reader *p)
+{
+	int fail;
+
+	smp_store_release(&p->unlock, 1);
+	fail = KT_EXPECT(poll_until(p->done), "%s unlocked", p->task->name);
+	smp_store_release(&p->hog_stop, 1);
+	return fail;
+}
+
+/* The bit that rnp holds for leaf's path up the tree (0: not on it). */
+static unsigned long exp_path_bit(struct rcu_node *rnp, struct rcu_node *leaf)
+{
+	for (struct rcu_node *n = leaf; n->parent; n = n->parent)
+		if (n->parent == rnp)
+			return n->grpmask;
+	return 0;
+}
+
+bool exp_waits_only_on(int cpu, bool cpu_bit, int ntasks)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp;
+
+	rcu_for_each_node_breadth_first(rnp) {
+		bool leaf = rnp == rdp->mynode;
+		unsigned long want = leaf ? (cpu_bit ? rdp->grpmask : 0) :
+					    exp_path_bit(rnp, rdp->mynode);
+
+		if (READ_ONCE(rnp->expmask) != want ||
+		    READ_ONCE(rnp->n_exp_tasks) != (leaf ? ntasks : 0))
+			return false;
+	}
+	return true;
 }
 
 u64 exp_ipis_others(int self)
