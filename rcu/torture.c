@@ -1252,10 +1252,9 @@ static int torture_check_counts(struct torture_totals *t)
 		ktap_diag("rcu-torture: %lu updates: too few to require every primitive",
 			  ver);
 	} else {
-		for (int i = 0; i < torture_nr_gps; i++) {
-			int g = torture_gps[i];
-
-			if (n_gp[g])
+		for (int g = 0; g < NR_GP; g++) {
+			if (!*gp_types[g].enabled ||
+			    !torture_gp_available(g) || n_gp[g])
 				continue;
 			printk("rcu-torture: !!! %s=1 but no writer used %s in %lu updates (rcu=%s)\n",
 			       gp_types[g].option, gp_types[g].primitive, ver,
