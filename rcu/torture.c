@@ -43,6 +43,7 @@
 #include "kernel/compiler.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
+#include "kernel/lockdep.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -121,8 +122,8 @@ TORTURE_GP_OPTION(torture_gp_poll, "start_poll + poll_state_synchronize_rcu()");
 #define TORTURE_PREEMPT_ONE_IN	16
 /* Fewer task readers than this: too few to require a preemption. */
 #define TORTURE_MIN_SAMPLE	1024
-/* Fewer updates than this: too few to require every primitive. */
-#define TORTURE_MIN_UPDATES	100
+/* Fewer polled updates than this: too few to require a cookie done. */
+#define TORTURE_MIN_POLLS	10
 
 struct rcu_torture {
 	struct rcu_head rtort_rcu;
@@ -145,13 +146,14 @@ static u64 torture_id_seq;
 static u64 n_alloc, n_alloc_fail, n_free, n_cb;
 static long n_cb_pending;		/* elements in a call_rcu() chain */
 /*
- * The end of the run: chains stop requeueing and park their element here
- * (under torture_cb_lock), so that one rcu_barrier() must leave none
- * queued.
+ * The end of the run (torture_end_chains()): chains stop requeueing and
+ * park their element on torture_leftover, so that one rcu_barrier() must
+ * leave none queued, and the writers leave there what they retired.
+ * Both under torture_cb_lock.
  */
 static struct spinlock torture_cb_lock = SPINLOCK_INIT("torture_cb");
 static int torture_cb_parking;
-static struct rcu_torture *torture_parked;
+static struct rcu_torture *torture_leftover;
 /* Free-Block Circulation: elements by pipe count as the count rose. */
 static u64 torture_wcount[RCU_TORTURE_PIPE_LEN + 1];
 
@@ -622,8 +624,9 @@ static bool torture_pipe_update_one(struct rcu_torture *p)
 
 /*
  * The update-side primitives a writer retires an element with, after
- * rcutorture's gp_* options: each update picks one at random among those
- * its torture_gp_* option allows and the flavour has.
+ * rcutorture's gp_* options: each update draws one at random among those
+ * its torture_gp_* option allows and the flavour has, from a shuffled
+ * deck (struct torture_deck), so that every one of them is used.
  */
 enum torture_gp {
 	GP_SYNC,		/* synchronize_rcu() */
@@ -657,9 +660,50 @@ static const struct torture_gp_type gp_types[NR_GP] = {
 static u64 n_gp[NR_GP];			/* elements retired by each */
 static u64 n_cond_done;			/* cond cookies already done */
 static u64 n_poll_done;			/* polled cookies found done */
-static u64 n_poll_stuck;		/* polled elements never released */
 static int torture_gps[NR_GP];		/* the primitives in use */
 static int torture_nr_gps;
+
+/*
+ * A writer's deck of the primitives in use: random order, but each is
+ * drawn once before any is drawn again.  Drawn independently, one of
+ * five could go unused for the 60-odd updates of a short run under a
+ * loaded host; this way a run of torture_nr_gps updates per writer uses
+ * them all, and one that did not is a bug.
+ */
+struct torture_deck {
+	int card[NR_GP];
+	int left;
+};
+
+static int torture_draw(struct torture_deck *d, u64 *rng)
+{
+	int i, gp;
+
+	if (!d->left) {
+		memcpy(d->card, torture_gps, sizeof(d->card));
+		d->left = torture_nr_gps;
+	}
+	i = (int)(torture_rand(rng) % (u64)d->left);
+	gp = d->card[i];
+	d->card[i] = d->card[--d->left];
+	return gp;
+}
+
+/*
+ * Put a list of retired elements (linked by rtort_next) on
+ * torture_leftover, to wait out their pipes at the end of the run.
+ */
+static void torture_leave_locked(struct rcu_torture *list)
+{
+	lockdep_assert_held(&torture_cb_lock);
+	while (list) {
+		struct rcu_torture *next = list->rtort_next;
+
+		list->rtort_next = torture_leftover;
+		torture_leftover = list;
+		list = next;
+	}
+}
 
 /* Does the flavour have it of its own (not a fallback)? */
 static bool torture_gp_available(int gp)
@@ -690,8 +734,8 @@ static void torture_cb(struct rcu_head *head)
 	if (!torture_cb_parking) {
 		call_rcu(&p->rtort_rcu, torture_cb);
 	} else {
-		p->rtort_next = torture_parked;
-		torture_parked = p;
+		p->rtort_next = NULL;
+		torture_leave_locked(p);
 		/* Relaxed: the end reads it after rcu_barrier(), whose
 		 * completion orders every callback's accesses before. */
 		__atomic_fetch_sub(&n_cb_pending, 1, __ATOMIC_RELAXED);
@@ -709,15 +753,15 @@ static void torture_park_chains(void)
 	spin_unlock_irqrestore(&torture_cb_lock, flags);
 }
 
-/* The parked elements, once no callback can park any more. */
-static struct rcu_torture *torture_take_parked(void)
+/* The leftover elements, once no callback or writer can add any. */
+static struct rcu_torture *torture_take_leftover(void)
 {
 	struct rcu_torture *list;
 	unsigned long flags;
 
 	spin_lock_irqsave(&torture_cb_lock, flags);
-	list = torture_parked;
-	torture_parked = NULL;
+	list = torture_leftover;
+	torture_leftover = NULL;
 	spin_unlock_irqrestore(&torture_cb_lock, flags);
 	return list;
 }
@@ -802,9 +846,10 @@ static void torture_cond_sync(u64 *rng)
 
 static void torture_retire(struct rcu_torture *old,
 			   struct rcu_torture **removed,
-			   struct rcu_torture **polled, u64 *rng)
+			   struct rcu_torture **polled,
+			   struct torture_deck *deck, u64 *rng)
 {
-	int gp = torture_gps[torture_rand(rng) % (u64)torture_nr_gps];
+	int gp = torture_draw(deck, rng);
 
 	__atomic_fetch_add(&n_gp[gp], 1, __ATOMIC_RELAXED);
 	switch (gp) {
@@ -846,6 +891,8 @@ static int torture_writer(void *arg)
 {
 	u64 rng = 0xd1b54a32d192ed03ULL * ((unsigned long)arg + 1);
 	struct rcu_torture *removed = NULL, *polled = NULL, *rp, *old;
+	struct torture_deck deck = { .left = 0 };
+	unsigned long flags;
 
 	while (!READ_ONCE(torture_stop)) {
 		torture_poll_update(&polled);
@@ -858,25 +905,22 @@ static int torture_writer(void *arg)
 		}
 		old = torture_publish(rp);
 		if (old)
-			torture_retire(old, &removed, &polled, &rng);
+			torture_retire(old, &removed, &polled, &deck, &rng);
 		if (torture_writer_delay_ms)
 			msleep(torture_writer_delay_ms);
 		else
 			yield();
 	}
-	/* Drain: every element this writer retired waits out its pipe. */
-	torture_drain(&removed);
 	/*
-	 * Each synchronize_rcu() is a full grace period after every cookie
-	 * taken before it, so each pass advances every polled element; two
-	 * per stage leave room for a flavour whose cookies count flips.
+	 * Leave what this writer retired to the end of the run, which
+	 * waits it out (a synchronize_rcu() a pipe stage, polled elements
+	 * too): no grace period here, so that the call_rcu() chains are
+	 * still in flight when the end calls rcu_barrier().
 	 */
-	for (int i = 0; polled && i < 2 * RCU_TORTURE_PIPE_LEN; i++) {
-		synchronize_rcu();
-		torture_poll_update(&polled);
-	}
-	for (; polled; polled = polled->rtort_next)
-		__atomic_fetch_add(&n_poll_stuck, 1, __ATOMIC_RELAXED);
+	spin_lock_irqsave(&torture_cb_lock, flags);
+	torture_leave_locked(removed);
+	torture_leave_locked(polled);
+	spin_unlock_irqrestore(&torture_cb_lock, flags);
 	torture_thread_exit();
 	return 0;
 }
@@ -1156,11 +1200,11 @@ static void torture_reset(void)
 	n_lock_delays = lock_delay_ns = 0;
 	torture_version = n_alloc = n_alloc_fail = n_free = 0;
 	memset(n_gp, 0, sizeof(n_gp));
-	n_cond_done = n_poll_done = n_poll_stuck = 0;
+	n_cond_done = n_poll_done = 0;
 	n_cb = 0;
 	n_cb_pending = 0;
 	torture_cb_parking = 0;
-	torture_parked = NULL;
+	torture_leftover = NULL;
 	torture_free_head = torture_free_tail = NULL;
 	for (int i = 0; i < TORTURE_NR_ELEMS; i++)
 		torture_free(&torture_pool[i]);
@@ -1211,30 +1255,35 @@ static int torture_gp_setup(void)
 }
 
 /*
- * The end: one rcu_barrier(), no retry.  Every chain callback queued
- * before it has run when it returns, and each either finished its
- * element or parked it (torture_park_chains() came first): a chain
- * still pending means the barrier returned early.  Then the parked
- * elements wait out their pipes with the last one retired.  Returns 1
- * on an early return.
+ * The end, once every thread has stopped: one rcu_barrier(), no retry.
+ * The last element retires through a call_rcu() chain of its own, so the
+ * barrier always has a callback to wait for (and the writers' last
+ * chains are in flight too).  Every chain callback queued before the
+ * barrier has run when it returns, and each either finished its element
+ * or parked it (torture_park_chains() came first): a chain still pending
+ * means the barrier returned early.  Then everything left waits out its
+ * pipe.  Returns 1 on an early return.
  */
-static int torture_end_chains(struct rcu_torture *removed)
+static int torture_end_chains(struct rcu_torture *last)
 {
-	struct rcu_torture *p, *next;
-	long left;
+	struct rcu_torture *leftover;
+	long chains, left;
 
+	if (last) {
+		__atomic_fetch_add(&n_cb_pending, 1, __ATOMIC_RELAXED);
+		call_rcu(&last->rtort_rcu, torture_cb);
+	}
 	torture_park_chains();
+	chains = __atomic_load_n(&n_cb_pending, __ATOMIC_RELAXED);
 	rcu_barrier();
 	left = __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE);
+	ktap_diag("rcu-torture: one rcu_barrier() at the end, %ld call_rcu() chains in flight: %ld left",
+		  chains, left);
 	if (left)
 		printk("rcu-torture: !!! rcu_barrier() returned with %ld call_rcu() callbacks still queued\n",
 		       left);
-	for (p = torture_take_parked(); p; p = next) {
-		next = p->rtort_next;
-		p->rtort_next = removed;
-		removed = p;
-	}
-	torture_drain(&removed);
+	leftover = torture_take_leftover();
+	torture_drain(&leftover);
 	return left != 0;
 }
 
@@ -1248,7 +1297,11 @@ static int torture_check_counts(struct torture_totals *t)
 	u64 ver = READ_ONCE(torture_version);
 	int fail = 0;
 
-	if (ver < TORTURE_MIN_UPDATES) {
+	/*
+	 * ver - 1 retirements (the first publication retires nothing): with
+	 * fewer than a deck per writer, none need have used every card.
+	 */
+	if (ver <= (u64)torture_writers * torture_nr_gps) {
 		ktap_diag("rcu-torture: %lu updates: too few to require every primitive",
 			  ver);
 	} else {
@@ -1267,9 +1320,9 @@ static int torture_check_counts(struct torture_totals *t)
 		       t->reads[CTX_TASK]);
 		fail = 1;
 	}
-	if (n_poll_stuck) {
-		printk("rcu-torture: !!! %lu polled elements never released: poll_state_synchronize_rcu() stayed false through %d grace periods\n",
-		       n_poll_stuck, 2 * RCU_TORTURE_PIPE_LEN);
+	if (n_gp[GP_POLL] >= TORTURE_MIN_POLLS && !n_poll_done) {
+		printk("rcu-torture: !!! poll_state_synchronize_rcu() never found one of %lu polled cookies done\n",
+		       n_gp[GP_POLL]);
 		fail = 1;
 	}
 	return fail;
