@@ -913,9 +913,8 @@ static int torture_writer(void *arg)
 	}
 	/*
 	 * Leave what this writer retired to the end of the run, which
-	 * waits it out (a synchronize_rcu() a pipe stage, polled elements
-	 * too): no grace period here, so that the call_rcu() chains are
-	 * still in flight when the end calls rcu_barrier().
+	 * waits it out after its rcu_barrier() (a synchronize_rcu() a pipe
+	 * stage, polled elements too): the writers stop at once.
 	 */
 	spin_lock_irqsave(&torture_cb_lock, flags);
 	torture_leave_locked(removed);
@@ -1258,7 +1257,7 @@ static int torture_gp_setup(void)
  * The end, once every thread has stopped: one rcu_barrier(), no retry.
  * The last element retires through a call_rcu() chain of its own, so the
  * barrier always has a callback to wait for (and the writers' last
- * chains are in flight too).  Every chain callback queued before the
+ * chains may be in flight too).  Every chain callback queued before the
  * barrier has run when it returns, and each either finished its element
  * or parked it (torture_park_chains() came first): a chain still pending
  * means the barrier returned early.  Then everything left waits out its
