@@ -33,7 +33,14 @@
  */
 #define POLLED_G1_MAX_MS	1000
 
-/* R1, one thread for every round: a reader for each round it is given. */
+/*
+ * R1, one thread for every round: a reader for each round it is given.
+ * Each flag is stored with release and loaded with acquire by the other
+ * side: round (the test's earlier accesses before R1's reader),
+ * started (R1's rcu_read_lock() before the test asks for G1), release
+ * (the test's cookie before R1's unlock), done (the unlock before the
+ * test's polls).
+ */
 static struct {
 	volatile int round, started, release, done, quit;
 } r1;
