@@ -57,7 +57,11 @@ static void barrier_cb_hold(struct rcu_head *head)
 	u64 t0 = ktime_get_ns();
 
 	barrier_left = n0;
-	/* Release: our CPU's batch is in hand before the test calls. */
+	/*
+	 * Release: the batch was taken off our list (under our list lock)
+	 * before the test sees this; its rcu_barrier() then takes that lock
+	 * to look at this CPU, which orders the rest.
+	 */
 	smp_store_release(&barrier_held, 1);
 	while (rcu_cb_count(cpu) <= n0 &&
 	       !smp_load_acquire(&barrier_returned) &&
