@@ -12,10 +12,10 @@
 
 /*
  * One flavour: everything but the read side (see rcu/update.c).  Every
- * member but synchronize_rcu_expedited and note_context_switch is
- * required: what differs between the flavours is here, what they share
- * (synchronize_rcu(), the rcu_barrier() counting) is in
- * rcu/rcupdate_wait.c.
+ * member but synchronize_rcu_expedited, start_poll_synchronize_rcu and
+ * note_context_switch is required: what differs between the flavours is
+ * here, what they share (synchronize_rcu(), the rcu_barrier() counting)
+ * is in rcu/rcupdate_wait.c.
  */
 struct rcu_flavor_ops {
 	const char *name;		/* its rcu= value */
@@ -31,6 +31,7 @@ struct rcu_flavor_ops {
 	bool (*barrier_entrain)(int cpu, struct rcu_head *head);
 	long (*batches_completed)(void);
 	unsigned long (*get_state_synchronize_rcu)(void);
+	/* NULL: it cannot start a grace period on request (get_state's) */
 	unsigned long (*start_poll_synchronize_rcu)(void);
 	bool (*poll_state_synchronize_rcu)(unsigned long cookie);
 	void (*sched_clock_irq)(int cpu);
@@ -68,6 +69,16 @@ struct rcu_flavor_ops {
 /* The flavour chosen at boot (rcu/update.c), for rcu/torture.c. */
 void rcu_read_lock_delay_set(void (*hook)(void));
 bool rcu_torture_gp_passed(long g0);
+/*
+ * Does the flavour have these of its own?  If not, the API falls back:
+ * synchronize_rcu_expedited() waits for a normal grace period, and
+ * start_poll_synchronize_rcu() hands out get_state's cookie, starting
+ * nothing.  The torture test says so instead of counting them as tested.
+ */
+bool rcu_has_expedited(void);
+bool rcu_has_start_poll(void);
+/* Callbacks queued on cpu, counted (not those being invoked). */
+long rcu_cb_count(int cpu);
 
 /*
  * rcu/rcupdate_wait.c, after Linux's wait_rcu_gp(): what both flavours

@@ -6,8 +6,12 @@
  * drive grace periods.
  *
  * Writers publish a new element with rcu_assign_pointer() and retire the
- * old one, either through a chain of call_rcu() callbacks or through
- * synchronize_rcu().  An element's pipe count becomes 1 when it is
+ * old one through an update-side primitive chosen at random among those
+ * the torture_gp_* options allow (rcutorture's gp_* options): a chain of
+ * call_rcu() callbacks, synchronize_rcu(), synchronize_rcu_expedited(),
+ * cond_synchronize_rcu() on a get_state_synchronize_rcu() cookie, or
+ * start_poll_synchronize_rcu() cookies that poll_state_synchronize_rcu()
+ * releases later.  An element's pipe count becomes 1 when it is
  * retired and rises by one at every grace period after that; at
  * RCU_TORTURE_PIPE_LEN it is poisoned and freed.  A reader that leaves its
  * critical section holding an element whose pipe count is 2 or more (or
@@ -15,7 +19,8 @@
  * is broken.
  *
  * Readers run in every context at once: preemptible kthreads that migrate
- * at each preemption (kthread_set_roaming()), IRQ handlers (a quarter of
+ * at each preemption (kthread_set_roaming()) and preempt themselves inside
+ * one critical section in TORTURE_PREEMPT_ONE_IN, IRQ handlers (a quarter of
  * them nest a higher-priority IRQ with its own reader) and NMI handlers.
  * One sender thread aims the IRQs and NMIs at CPUs that are dynticks-idle
  * at that moment; the handlers hold their reader for a random time
@@ -38,6 +43,7 @@
 #include "kernel/compiler.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
+#include "kernel/lockdep.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -88,6 +94,20 @@ kparam_uint("torture_stat_interval", torture_stat_interval, 1, 3600,
 static unsigned int torture_stall_s = 10;
 kparam_uint("torture_stall_s", torture_stall_s, 1, 3600,
 	    "rcu torture: seconds without a new version that mean a hang");
+/*
+ * The update-side primitives the writers may use, after rcutorture's
+ * gp_* options: all on by default, each update picks one of those on at
+ * random (struct torture_gp_type below).
+ */
+#define TORTURE_GP_OPTION(var, what)					\
+	static unsigned int var = 1;					\
+	kparam_bool(#var, var, "rcu torture: writers may use " what)
+
+TORTURE_GP_OPTION(torture_gp_sync, "synchronize_rcu()");
+TORTURE_GP_OPTION(torture_gp_exp, "synchronize_rcu_expedited() (rcu=tree)");
+TORTURE_GP_OPTION(torture_gp_async, "chains of call_rcu() callbacks");
+TORTURE_GP_OPTION(torture_gp_cond, "get_state + cond_synchronize_rcu()");
+TORTURE_GP_OPTION(torture_gp_poll, "start_poll + poll_state_synchronize_rcu()");
 
 /* ---- Elements ------------------------------------------------------- */
 
@@ -98,12 +118,19 @@ kparam_uint("torture_stall_s", torture_stall_s, 1, 3600,
 #define TORTURE_POISON		0x6b6b6b6bL
 /* Below this many idle hits per 100 handler readers the run fails. */
 #define TORTURE_MIN_IDLE_PCT	10
+/* One task reader in this many preempts itself inside its section. */
+#define TORTURE_PREEMPT_ONE_IN	16
+/* Fewer task readers than this: too few to require a preemption. */
+#define TORTURE_MIN_SAMPLE	1024
+/* Fewer polled updates than this: too few to require a cookie done. */
+#define TORTURE_MIN_POLLS	10
 
 struct rcu_torture {
 	struct rcu_head rtort_rcu;
 	int rtort_pipe_count;
 	long rtort_mbtest;		/* LIVE, or POISON once freed */
 	u64 rtort_id;			/* new at each allocation */
+	unsigned long rtort_cookie;	/* on a polled list: its cookie */
 	struct rcu_torture *rtort_next;	/* free queue or removed list */
 };
 
@@ -116,8 +143,17 @@ static struct spinlock torture_pub_lock = SPINLOCK_INIT("torture_pub");
 
 static u64 torture_version;		/* "ver": publications */
 static u64 torture_id_seq;
-static u64 n_alloc, n_alloc_fail, n_free, n_sync, n_cb;
+static u64 n_alloc, n_alloc_fail, n_free, n_cb;
 static long n_cb_pending;		/* elements in a call_rcu() chain */
+/*
+ * The end of the run (torture_end_chains()): chains stop requeueing and
+ * park their element on torture_leftover, so that one rcu_barrier() must
+ * leave none queued, and the writers leave there what they retired.
+ * Both under torture_cb_lock.
+ */
+static struct spinlock torture_cb_lock = SPINLOCK_INIT("torture_cb");
+static int torture_cb_parking;
+static struct rcu_torture *torture_leftover;
 /* Free-Block Circulation: elements by pipe count as the count rose. */
 static u64 torture_wcount[RCU_TORTURE_PIPE_LEN + 1];
 
@@ -161,6 +197,7 @@ struct torture_cpu {
 	u64 reads[NR_CTX];
 	u64 idle_hits[NR_CTX];	/* entered with the counter even */
 	u64 migrated;		/* task readers ending on another CPU */
+	u64 preempted;		/* task readers that preempted themselves */
 	u64 nmi_in_irq;		/* NMI readers nested in an IRQ reader */
 	/* Hold: ns from before rcu_read_lock() to after rcu_read_unlock(). */
 	u64 hold_ns[NR_CTX];
@@ -269,11 +306,13 @@ struct torture_rd {
 	u64 t0;				/* before rcu_read_lock() */
 	long completed;
 	int cpu;
+	bool preempted;			/* task: called preempt_schedule() */
 };
 
 static void torture_read_begin(struct torture_rd *rd, int ctx)
 {
 	rd->t0 = ktime_get_ns();
+	rd->preempted = false;
 	rcu_read_lock();
 	rd->cpu = raw_smp_processor_id();
 	rd->completed = rcu_batches_completed();
@@ -328,6 +367,7 @@ static void torture_read_end(struct torture_rd *rd, int ctx, bool idle)
 		tc->hold_max_ns[ctx] = hold;
 	if (ctx == CTX_TASK) {
 		tc->migrated += cpu != rd->cpu;
+		tc->preempted += rd->preempted;
 		preempt_enable();
 	}
 }
@@ -457,6 +497,25 @@ static void torture_check_ack(long g0)
 			      NULL, (int)(rcu_batches_completed() - g0), 0);
 }
 
+/*
+ * Hold a task reader for hold ns, preemptibly.  If preempt, half way
+ * through it preempts itself, as rcutorture's readers do
+ * (torture_preempt_schedule()): a legal preemption, not a sleep, at a
+ * moment no tick chose, so it often comes after a grace period has begun
+ * and before this CPU's first tick of it.  Being roaming, the reader
+ * leaves for another CPU (rcu=tree: on its leaf's blkd_tasks meanwhile).
+ */
+static void torture_hold_task(u64 hold, bool preempt)
+{
+	if (!preempt) {
+		busy_wait_ns(hold);
+		return;
+	}
+	busy_wait_ns(hold / 2);
+	preempt_schedule();
+	busy_wait_ns(hold - hold / 2);
+}
+
 static int torture_reader(void *arg)
 {
 	u64 rng = 0x9e3779b97f4a7c15ULL * ((unsigned long)arg + 1);
@@ -469,8 +528,8 @@ static int torture_reader(void *arg)
 		/* A burst of reads, some nested, some long enough to be
 		 * preempted (and so migrate) inside the critical section. */
 		do {
-			bool nest = (torture_rand(&rng) & 7) == 0;
-
+			u64 r = torture_rand(&rng);
+			bool nest = (r & 7) == 0;
 			unsigned long flags;
 			long g0;
 
@@ -483,9 +542,11 @@ static int torture_reader(void *arg)
 			g0 = rcu_batches_completed();
 			torture_read_begin(&rd, CTX_TASK);
 			local_irq_restore(flags);
+			rd.preempted = (r >> 3) % TORTURE_PREEMPT_ONE_IN == 0;
 			if (nest)
 				rcu_read_lock();
-			busy_wait_ns(torture_hold_ns(&rng, max));
+			torture_hold_task(torture_hold_ns(&rng, max),
+					  rd.preempted);
 			if (nest)
 				rcu_read_unlock();
 			torture_check_ack(g0);
@@ -561,10 +622,100 @@ static bool torture_pipe_update_one(struct rcu_torture *p)
 	return p->rtort_pipe_count >= RCU_TORTURE_PIPE_LEN;
 }
 
+/*
+ * The update-side primitives a writer retires an element with, after
+ * rcutorture's gp_* options: each update draws one at random among those
+ * its torture_gp_* option allows and the flavour has, from a shuffled
+ * deck (struct torture_deck), so that every one of them is used.
+ */
+enum torture_gp {
+	GP_SYNC,		/* synchronize_rcu() */
+	GP_EXP,			/* synchronize_rcu_expedited() */
+	GP_ASYNC,		/* a chain of call_rcu() callbacks */
+	GP_COND,		/* get_state + cond_synchronize_rcu() */
+	GP_POLL,		/* start_poll, then poll_state later */
+	NR_GP,
+};
+
+struct torture_gp_type {
+	const char *name;	/* in the statistics */
+	const char *option;
+	const char *primitive;
+	const unsigned int *enabled;
+};
+
+static const struct torture_gp_type gp_types[NR_GP] = {
+	[GP_SYNC] = { "sync", "torture_gp_sync", "synchronize_rcu()",
+		      &torture_gp_sync },
+	[GP_EXP] = { "exp", "torture_gp_exp", "synchronize_rcu_expedited()",
+		     &torture_gp_exp },
+	[GP_ASYNC] = { "async", "torture_gp_async", "call_rcu()",
+		       &torture_gp_async },
+	[GP_COND] = { "cond", "torture_gp_cond", "cond_synchronize_rcu()",
+		      &torture_gp_cond },
+	[GP_POLL] = { "poll", "torture_gp_poll",
+		      "poll_state_synchronize_rcu()", &torture_gp_poll },
+};
+
+static u64 n_gp[NR_GP];			/* elements retired by each */
+static u64 n_cond_done;			/* cond cookies already done */
+static u64 n_poll_done;			/* polled cookies found done */
+static int torture_gps[NR_GP];		/* the primitives in use */
+static int torture_nr_gps;
+
+/*
+ * A writer's deck of the primitives in use: random order, but each is
+ * drawn once before any is drawn again.  Drawn independently, one of
+ * five could go unused for the 60-odd updates of a short run under a
+ * loaded host; this way a run of torture_nr_gps updates per writer uses
+ * them all, and one that did not is a bug.
+ */
+struct torture_deck {
+	int card[NR_GP];
+	int left;
+};
+
+static int torture_draw(struct torture_deck *d, u64 *rng)
+{
+	int i, gp;
+
+	if (!d->left) {
+		memcpy(d->card, torture_gps, sizeof(d->card));
+		d->left = torture_nr_gps;
+	}
+	i = (int)(torture_rand(rng) % (u64)d->left);
+	gp = d->card[i];
+	d->card[i] = d->card[--d->left];
+	return gp;
+}
+
+/*
+ * Put a list of retired elements (linked by rtort_next) on
+ * torture_leftover, to wait out their pipes at the end of the run.
+ */
+static void torture_leave_locked(struct rcu_torture *list)
+{
+	lockdep_assert_held(&torture_cb_lock);
+	while (list) {
+		struct rcu_torture *next = list->rtort_next;
+
+		list->rtort_next = torture_leftover;
+		torture_leftover = list;
+		list = next;
+	}
+}
+
+/* Does the flavour have it of its own (not a fallback)? */
+static bool torture_gp_available(int gp)
+{
+	return gp != GP_EXP || rcu_has_expedited();
+}
+
 static void torture_cb(struct rcu_head *head)
 {
 	struct rcu_torture *p = container_of(head, struct rcu_torture,
 					     rtort_rcu);
+	unsigned long flags;
 
 	__atomic_fetch_add(&n_cb, 1, __ATOMIC_RELAXED);
 	if (torture_pipe_update_one(p)) {
@@ -572,9 +723,47 @@ static void torture_cb(struct rcu_head *head)
 		/* Release: the free above is done before the count drops
 		 * (pairs with the acquire loads at the end of the run). */
 		__atomic_fetch_sub(&n_cb_pending, 1, __ATOMIC_RELEASE);
-	} else {
-		call_rcu(&p->rtort_rcu, torture_cb);
+		return;
 	}
+	/*
+	 * Requeue or park under the lock that torture_park_chains() takes:
+	 * a requeue before it is queued before the end's rcu_barrier()
+	 * looks at this CPU, and a callback that runs after it parks.
+	 */
+	spin_lock_irqsave(&torture_cb_lock, flags);
+	if (!torture_cb_parking) {
+		call_rcu(&p->rtort_rcu, torture_cb);
+	} else {
+		p->rtort_next = NULL;
+		torture_leave_locked(p);
+		/* Relaxed: the end reads it after rcu_barrier(), whose
+		 * completion orders every callback's accesses before. */
+		__atomic_fetch_sub(&n_cb_pending, 1, __ATOMIC_RELAXED);
+	}
+	spin_unlock_irqrestore(&torture_cb_lock, flags);
+}
+
+/* The end of the run: from now on every chain's next callback parks. */
+static void torture_park_chains(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&torture_cb_lock, flags);
+	torture_cb_parking = 1;
+	spin_unlock_irqrestore(&torture_cb_lock, flags);
+}
+
+/* The leftover elements, once no callback or writer can add any. */
+static struct rcu_torture *torture_take_leftover(void)
+{
+	struct rcu_torture *list;
+	unsigned long flags;
+
+	spin_lock_irqsave(&torture_cb_lock, flags);
+	list = torture_leftover;
+	torture_leftover = NULL;
+	spin_unlock_irqrestore(&torture_cb_lock, flags);
+	return list;
 }
 
 /* Publish rp (NULL at the end) and retire the element it replaces. */
@@ -594,7 +783,7 @@ static struct rcu_torture *torture_publish(struct rcu_torture *rp)
 	return old;
 }
 
-/* After a synchronize_rcu(): advance this writer's removed list. */
+/* After a full grace period: advance this writer's removed list. */
 static void torture_pipe_update(struct rcu_torture **removed)
 {
 	struct rcu_torture **pp = removed;
@@ -611,27 +800,102 @@ static void torture_pipe_update(struct rcu_torture **removed)
 	}
 }
 
-static void torture_retire(struct rcu_torture *old,
-			   struct rcu_torture **removed, u64 *rng)
+/*
+ * Advance each element of this writer's polled list whose cookie is done
+ * (a full grace period since the cookie was taken) by one, and give it a
+ * new cookie for the next; free it at the end of its pipe.
+ */
+static void torture_poll_update(struct rcu_torture **polled)
 {
-	if (torture_rand(rng) & 1) {
+	struct rcu_torture **pp = polled;
+
+	while (*pp) {
+		struct rcu_torture *p = *pp;
+
+		if (!poll_state_synchronize_rcu(p->rtort_cookie)) {
+			pp = &p->rtort_next;
+			continue;
+		}
+		__atomic_fetch_add(&n_poll_done, 1, __ATOMIC_RELAXED);
+		if (torture_pipe_update_one(p)) {
+			*pp = p->rtort_next;
+			torture_free(p);
+		} else {
+			p->rtort_cookie = start_poll_synchronize_rcu();
+			pp = &p->rtort_next;
+		}
+	}
+}
+
+/*
+ * cond_synchronize_rcu() on a cookie taken now, sometimes after a sleep
+ * of up to 15 ms (rcutorture's gp_cond waits up to 16 jiffies), so that
+ * both of its paths run: the cookie already done, or a grace period.
+ */
+static void torture_cond_sync(u64 *rng)
+{
+	unsigned long cookie = get_state_synchronize_rcu();
+	u64 r = torture_rand(rng);
+
+	if (!(r & 3))
+		msleep((unsigned int)(r >> 2) % 16);
+	if (poll_state_synchronize_rcu(cookie))
+		__atomic_fetch_add(&n_cond_done, 1, __ATOMIC_RELAXED);
+	cond_synchronize_rcu(cookie);
+}
+
+static void torture_retire(struct rcu_torture *old,
+			   struct rcu_torture **removed,
+			   struct rcu_torture **polled,
+			   struct torture_deck *deck, u64 *rng)
+{
+	int gp = torture_draw(deck, rng);
+
+	__atomic_fetch_add(&n_gp[gp], 1, __ATOMIC_RELAXED);
+	switch (gp) {
+	case GP_ASYNC:
 		__atomic_fetch_add(&n_cb_pending, 1, __ATOMIC_RELAXED);
 		call_rcu(&old->rtort_rcu, torture_cb);
+		return;
+	case GP_POLL:
+		/*
+		 * Its full barrier orders the unpublication (in
+		 * torture_publish()) before the snapshot it takes.
+		 */
+		old->rtort_cookie = start_poll_synchronize_rcu();
+		old->rtort_next = *polled;
+		*polled = old;
 		return;
 	}
 	old->rtort_next = *removed;
 	*removed = old;
-	synchronize_rcu();
-	__atomic_fetch_add(&n_sync, 1, __ATOMIC_RELAXED);
+	if (gp == GP_EXP)
+		synchronize_rcu_expedited();
+	else if (gp == GP_COND)
+		torture_cond_sync(rng);
+	else
+		synchronize_rcu();
 	torture_pipe_update(removed);
+}
+
+/* Wait out every element on a removed list, one grace period a pass. */
+static void torture_drain(struct rcu_torture **removed)
+{
+	while (*removed) {
+		synchronize_rcu();
+		torture_pipe_update(removed);
+	}
 }
 
 static int torture_writer(void *arg)
 {
 	u64 rng = 0xd1b54a32d192ed03ULL * ((unsigned long)arg + 1);
-	struct rcu_torture *removed = NULL, *rp, *old;
+	struct rcu_torture *removed = NULL, *polled = NULL, *rp, *old;
+	struct torture_deck deck = { .left = 0 };
+	unsigned long flags;
 
 	while (!READ_ONCE(torture_stop)) {
+		torture_poll_update(&polled);
 		rp = torture_alloc();
 		if (!rp) {
 			/* Pool empty: let grace periods free some. */
@@ -641,17 +905,21 @@ static int torture_writer(void *arg)
 		}
 		old = torture_publish(rp);
 		if (old)
-			torture_retire(old, &removed, &rng);
+			torture_retire(old, &removed, &polled, &deck, &rng);
 		if (torture_writer_delay_ms)
 			msleep(torture_writer_delay_ms);
 		else
 			yield();
 	}
-	/* Drain: every element this writer retired waits out its pipe. */
-	while (removed) {
-		synchronize_rcu();
-		torture_pipe_update(&removed);
-	}
+	/*
+	 * Leave what this writer retired to the end of the run, which
+	 * waits it out after its rcu_barrier() (a synchronize_rcu() a pipe
+	 * stage, polled elements too): the writers stop at once.
+	 */
+	spin_lock_irqsave(&torture_cb_lock, flags);
+	torture_leave_locked(removed);
+	torture_leave_locked(polled);
+	spin_unlock_irqrestore(&torture_cb_lock, flags);
 	torture_thread_exit();
 	return 0;
 }
@@ -749,7 +1017,7 @@ static int torture_sender(void *arg)
 struct torture_totals {
 	u64 reads[NR_CTX], idle_hits[NR_CTX];
 	u64 pipe[RCU_TORTURE_PIPE_LEN + 1], batch[RCU_TORTURE_PIPE_LEN + 1];
-	u64 migrated, nmi_in_irq, errs;
+	u64 migrated, preempted, nmi_in_irq, errs;
 	u64 gps;
 	u64 hold_ns[NR_CTX], hold_max_ns[NR_CTX];
 };
@@ -777,6 +1045,7 @@ static void torture_sum(struct torture_totals *t)
 			}
 		}
 		t->migrated += READ_ONCE(tc->migrated);
+		t->preempted += READ_ONCE(tc->preempted);
 		t->nmi_in_irq += READ_ONCE(tc->nmi_in_irq);
 	}
 	for (int e = 0; e < NR_ERR; e++)
@@ -817,10 +1086,34 @@ static void torture_holds(char *buf, size_t size, struct torture_totals *t)
 			      t->hold_max_ns[c]);
 }
 
+/*
+ * Elements retired by each primitive, "sync 12 exp n/a ...": "off" for an
+ * option set to 0, "n/a" for what the flavour does not have.
+ */
+static void torture_gp_counts(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int g = 0; g < NR_GP && n < size; g++) {
+		if (!*gp_types[g].enabled)
+			n += snprintf(buf + n, size - n, " %s off",
+				      gp_types[g].name);
+		else if (!torture_gp_available(g))
+			n += snprintf(buf + n, size - n, " %s n/a",
+				      gp_types[g].name);
+		else
+			n += snprintf(buf + n, size - n, " %s %lu",
+				      gp_types[g].name,
+				      __atomic_load_n(&n_gp[g],
+						      __ATOMIC_RELAXED));
+	}
+}
+
 /* The rcutorture stats block; diag also repeats it as KTAP "# " lines. */
 static void torture_print(struct torture_totals *t, bool diag)
 {
-	char pipe[200], batch[200], circ[200], holds[200];
+	char pipe[200], batch[200], circ[200], holds[200], gps[120];
 	u64 nd = __atomic_load_n(&n_lock_delays, __ATOMIC_RELAXED);
 	u64 dns = __atomic_load_n(&lock_delay_ns, __ATOMIC_RELAXED);
 	u64 hr = torture_handler_reads(t), hi = torture_handler_idle(t);
@@ -836,14 +1129,17 @@ static void torture_print(struct torture_totals *t, bool diag)
 	torture_hist(batch, sizeof(batch), t->batch);
 	torture_hist(circ, sizeof(circ), wc);
 	torture_holds(holds, sizeof(holds), t);
+	torture_gp_counts(gps, sizeof(gps));
 	printk("rcu-torture: ver: %lu gps: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtcb: %lu rtsync: %lu rtmbe: %lu rtpe: %lu rtre: %lu rtee: %lu rtae: %lu %s\n",
 	       READ_ONCE(torture_version), t->gps, torture_free_head == NULL,
-	       n_alloc, n_alloc_fail, n_free, n_cb, n_sync,
+	       n_alloc, n_alloc_fail, n_free, n_cb, n_gp[GP_SYNC],
 	       torture_errs[ERR_POISON], torture_errs[ERR_PIPE],
 	       torture_errs[ERR_REUSED], torture_errs[ERR_EVEN],
 	       torture_errs[ERR_ACK], bad ? "!!!" : "");
-	printk("rcu-torture: readers task: %lu (migrated %lu) irq: %lu (idle %lu) nested: %lu (idle %lu) nmi: %lu (idle %lu, in irq %lu) idle-hit: %lu%%\n",
-	       t->reads[CTX_TASK], t->migrated, t->reads[CTX_IRQ],
+	printk("rcu-torture: gps by primitive:%s; cond cookies done at once: %lu; polled cookies done: %lu\n",
+	       gps, n_cond_done, n_poll_done);
+	printk("rcu-torture: readers task: %lu (migrated %lu, preempted %lu) irq: %lu (idle %lu) nested: %lu (idle %lu) nmi: %lu (idle %lu, in irq %lu) idle-hit: %lu%%\n",
+	       t->reads[CTX_TASK], t->migrated, t->preempted, t->reads[CTX_IRQ],
 	       t->idle_hits[CTX_IRQ], t->reads[CTX_NESTED],
 	       t->idle_hits[CTX_NESTED], t->reads[CTX_NMI],
 	       t->idle_hits[CTX_NMI], t->nmi_in_irq,
@@ -861,8 +1157,9 @@ static void torture_print(struct torture_totals *t, bool diag)
 	for (int c = 0; c < NR_CTX; c++)
 		ktap_diag("rcu-torture: %s readers: %lu, on idle CPUs: %lu",
 			  ctx_name[c], t->reads[c], t->idle_hits[c]);
-	ktap_diag("rcu-torture: task readers that migrated: %lu; NMI readers inside IRQ readers: %lu",
-		  t->migrated, t->nmi_in_irq);
+	ktap_diag("rcu-torture: gps by primitive:%s", gps);
+	ktap_diag("rcu-torture: task readers that migrated: %lu, that preempted themselves: %lu; NMI readers inside IRQ readers: %lu",
+		  t->migrated, t->preempted, t->nmi_in_irq);
 	ktap_diag("rcu-torture: IRQ+NMI readers on idle CPUs: %lu of %lu (%lu%%)",
 		  hi, hr, hr ? hi * 100 / hr : 0);
 	ktap_diag("rcu-torture: sent IRQ to idle/busy CPUs: %lu/%lu, NMI: %lu/%lu",
@@ -873,8 +1170,9 @@ static void torture_print(struct torture_totals *t, bool diag)
 	ktap_diag("rcu-torture: Reader Pipe:%s", pipe);
 	ktap_diag("rcu-torture: Reader Batch:%s", batch);
 	ktap_diag("rcu-torture: Free-Block Circulation:%s", circ);
-	ktap_diag("rcu-torture: allocated %lu (failed %lu), freed %lu, callbacks %lu, synchronize_rcu %lu",
-		  n_alloc, n_alloc_fail, n_free, n_cb, n_sync);
+	ktap_diag("rcu-torture: allocated %lu (failed %lu), freed %lu, callbacks %lu; cond cookies done at once %lu, polled cookies done %lu",
+		  n_alloc, n_alloc_fail, n_free, n_cb, n_cond_done,
+		  n_poll_done);
 }
 
 /* ---- The run -------------------------------------------------------- */
@@ -900,8 +1198,12 @@ static void torture_reset(void)
 	memset(n_sent_busy, 0, sizeof(n_sent_busy));
 	n_lock_delays = lock_delay_ns = 0;
 	torture_version = n_alloc = n_alloc_fail = n_free = 0;
-	n_sync = n_cb = 0;
+	memset(n_gp, 0, sizeof(n_gp));
+	n_cond_done = n_poll_done = 0;
+	n_cb = 0;
 	n_cb_pending = 0;
+	torture_cb_parking = 0;
+	torture_leftover = NULL;
 	torture_free_head = torture_free_tail = NULL;
 	for (int i = 0; i < TORTURE_NR_ELEMS; i++)
 		torture_free(&torture_pool[i]);
@@ -912,6 +1214,117 @@ static void torture_reset(void)
 	}
 	rcu_torture_current = NULL;
 	WRITE_ONCE(torture_stop, 0);
+}
+
+/*
+ * The primitives the writers choose from: those on and in the flavour.
+ * Returns 1, naming the options, if that leaves nothing to run.
+ */
+static int torture_gp_setup(void)
+{
+	char opts[200];
+	size_t n = 0;
+
+	torture_nr_gps = 0;
+	for (int g = 0; g < NR_GP; g++) {
+		if (*gp_types[g].enabled && torture_gp_available(g))
+			torture_gps[torture_nr_gps++] = g;
+		n += snprintf(opts + n, sizeof(opts) - n, " %s=%u%s",
+			      gp_types[g].option, *gp_types[g].enabled,
+			      torture_gp_available(g) ? "" : " (n/a)");
+	}
+	if (!torture_nr_gps) {
+		printk("rcu-torture: !!! error: no update-side primitive to test:%s (rcu=%s)\n",
+		       opts, rcu_flavor_name());
+		return 1;
+	}
+	if (torture_nr_gps == 1 && torture_gps[0] == GP_POLL &&
+	    !rcu_has_start_poll()) {
+		printk("rcu-torture: !!! error: torture_gp_poll is the only primitive on, and rcu=%s has no start_poll_synchronize_rcu(): nothing would start the grace periods its cookies wait for\n",
+		       rcu_flavor_name());
+		return 1;
+	}
+	if (!rcu_has_expedited())
+		printk("rcu-torture: rcu=%s has no expedited grace period (its synchronize_rcu_expedited() is synchronize_rcu()): exp n/a\n",
+		       rcu_flavor_name());
+	if (!rcu_has_start_poll())
+		printk("rcu-torture: rcu=%s has no start_poll_synchronize_rcu(): poll takes get_state_synchronize_rcu() cookies, and the other primitives drive the grace periods\n",
+		       rcu_flavor_name());
+	return 0;
+}
+
+/*
+ * The end, once every thread has stopped: one rcu_barrier(), no retry.
+ * The last element retires through a call_rcu() chain of its own, so the
+ * barrier always has a callback to wait for (and the writers' last
+ * chains may be in flight too).  Every chain callback queued before the
+ * barrier has run when it returns, and each either finished its element
+ * or parked it (torture_park_chains() came first): a chain still pending
+ * means the barrier returned early.  Then everything left waits out its
+ * pipe.  Returns 1 on an early return.
+ */
+static int torture_end_chains(struct rcu_torture *last)
+{
+	struct rcu_torture *leftover;
+	long chains, left;
+
+	if (last) {
+		__atomic_fetch_add(&n_cb_pending, 1, __ATOMIC_RELAXED);
+		call_rcu(&last->rtort_rcu, torture_cb);
+	}
+	torture_park_chains();
+	chains = __atomic_load_n(&n_cb_pending, __ATOMIC_RELAXED);
+	rcu_barrier();
+	left = __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE);
+	ktap_diag("rcu-torture: one rcu_barrier() at the end, %ld call_rcu() chains in flight: %ld left",
+		  chains, left);
+	if (left)
+		printk("rcu-torture: !!! rcu_barrier() returned with %ld call_rcu() callbacks still queued\n",
+		       left);
+	leftover = torture_take_leftover();
+	torture_drain(&leftover);
+	return left != 0;
+}
+
+/*
+ * Every primitive in use retired elements, and task readers preempted
+ * themselves: a run that never did either did not test it.  Returns 1
+ * after naming what is missing.
+ */
+static int torture_check_counts(struct torture_totals *t)
+{
+	u64 ver = READ_ONCE(torture_version);
+	int fail = 0;
+
+	/*
+	 * ver - 1 retirements (the first publication retires nothing): with
+	 * fewer than a deck per writer, none need have used every card.
+	 */
+	if (ver <= (u64)torture_writers * torture_nr_gps) {
+		ktap_diag("rcu-torture: %lu updates: too few to require every primitive",
+			  ver);
+	} else {
+		for (int g = 0; g < NR_GP; g++) {
+			if (!*gp_types[g].enabled ||
+			    !torture_gp_available(g) || n_gp[g])
+				continue;
+			printk("rcu-torture: !!! %s=1 but no writer used %s in %lu updates (rcu=%s)\n",
+			       gp_types[g].option, gp_types[g].primitive, ver,
+			       rcu_flavor_name());
+			fail = 1;
+		}
+	}
+	if (t->reads[CTX_TASK] >= TORTURE_MIN_SAMPLE && !t->preempted) {
+		printk("rcu-torture: !!! none of %lu task readers was preempted inside its critical section\n",
+		       t->reads[CTX_TASK]);
+		fail = 1;
+	}
+	if (n_gp[GP_POLL] >= TORTURE_MIN_POLLS && !n_poll_done) {
+		printk("rcu-torture: !!! poll_state_synchronize_rcu() never found one of %lu polled cookies done\n",
+		       n_gp[GP_POLL]);
+		fail = 1;
+	}
+	return fail;
 }
 
 /* For the report when threads do not stop: who is left, and where. */
@@ -960,9 +1373,14 @@ int rcu_torture_run(void)
 	u64 t0, last_stat, last_change, last_ver = 0, hr, hi;
 	struct rcu_stats_snapshot s;
 	struct torture_totals t;
-	bool hang = false, stuck = false, fail = false;
+	bool hang = false, stuck = false, early = false, fail = false;
 
 	torture_reset();
+	if (torture_gp_setup()) {
+		printk("rcu-torture: End of test: FAILURE\n");
+		ktap_diag("rcu-torture: End of test: FAILURE");
+		return 1;
+	}
 	rcu_stats_get(&s);
 	torture_gp_base = s.gp_completed;
 	printk("rcu-torture: duration %u s, %d readers, %u writers, irq_rate %u/s, nmi_rate %u/s, hold_max %u us, lock_delay %u us, busy %u, %d CPUs, rcu=%s\n",
@@ -1050,25 +1468,16 @@ int rcu_torture_run(void)
 		request_irq(IRQ_TEST_LOW, NULL);
 		request_irq(IRQ_TEST_HIGH, NULL);
 	}
-	if (!stuck) {
-		/* Retire the last element; wait out every callback chain. */
-		struct rcu_torture *old = torture_publish(NULL);
-		struct rcu_torture *removed = old;
-
-		while (removed) {
-			synchronize_rcu();
-			torture_pipe_update(&removed);
-		}
-		for (int i = 0; i < 2 * RCU_TORTURE_PIPE_LEN + 2 &&
-		     __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE); i++)
-			rcu_barrier();
-	}
+	/* Retire the last element; end every callback chain. */
+	if (!stuck)
+		early = torture_end_chains(torture_publish(NULL));
 
 	torture_sum(&t);
 	torture_print(&t, true);
 	hr = torture_handler_reads(&t);
 	hi = torture_handler_idle(&t);
-	fail = hang || stuck;
+	fail = hang || stuck || early;
+	fail |= torture_check_counts(&t);
 	for (int e = 0; e < NR_ERR; e++) {
 		if (!torture_errs[e])
 			continue;
@@ -1083,11 +1492,6 @@ int rcu_torture_run(void)
 		       err_name[first_err.kind], ctx_name[first_err.ctx],
 		       first_err.cpu, first_err.id, first_err.pipe,
 		       first_err.mbtest, first_err.counter);
-	}
-	if (!stuck && __atomic_load_n(&n_cb_pending, __ATOMIC_ACQUIRE)) {
-		printk("rcu-torture: !!! %ld callback chains never finished\n",
-		       n_cb_pending);
-		fail = true;
 	}
 	if (!stuck && n_alloc != n_free) {
 		printk("rcu-torture: !!! %lu elements allocated, %lu freed\n",

@@ -118,7 +118,9 @@ unsigned long get_state_synchronize_rcu(void)
 
 unsigned long start_poll_synchronize_rcu(void)
 {
-	return rcu_ops->start_poll_synchronize_rcu();
+	if (rcu_ops->start_poll_synchronize_rcu)
+		return rcu_ops->start_poll_synchronize_rcu();
+	return get_state_synchronize_rcu();
 }
 
 bool poll_state_synchronize_rcu(unsigned long cookie)
@@ -249,6 +251,21 @@ void rcu_read_lock_delay_set(void (*hook)(void))
 bool rcu_torture_gp_passed(long g0)
 {
 	return rcu_ops->torture_gp_passed(g0);
+}
+
+bool rcu_has_expedited(void)
+{
+	return rcu_ops->synchronize_rcu_expedited != NULL;
+}
+
+bool rcu_has_start_poll(void)
+{
+	return rcu_ops->start_poll_synchronize_rcu != NULL;
+}
+
+long rcu_cb_count(int cpu)
+{
+	return rcu_ops->cb_count(cpu);
 }
 
 /*

@@ -565,9 +565,12 @@ bool rcupreempt_barrier_entrain(int cpu, struct rcu_head *head)
  * The polled API.  This flavour has no grace-period sequence: a cookie is
  * a `completed` value far enough ahead that every reader running at the
  * get has finished once `completed` reaches it (a callback queued at the
- * get is done after GP_STAGES + 1 flips at most).  Its start queues
- * nothing, so poll may stay false while nothing else asks for grace
- * periods; cond_synchronize_rcu() still works.
+ * get is done after GP_STAGES + 1 flips at most).  It has no
+ * start_poll_synchronize_rcu(): its flips run only while some CPU has
+ * callbacks, and nothing here queues one, so the op is NULL and
+ * rcu/update.c hands out get_state's cookie.  Poll may then stay false
+ * while nothing else asks for grace periods; cond_synchronize_rcu()
+ * still works.
  */
 static unsigned long rcupreempt_get_state_synchronize_rcu(void)
 {
@@ -759,8 +762,6 @@ const struct rcu_flavor_ops rcupreempt_flavor_ops = {
 	.barrier_entrain = rcupreempt_barrier_entrain,
 	.batches_completed = rcupreempt_batches_completed,
 	.get_state_synchronize_rcu = rcupreempt_get_state_synchronize_rcu,
-	/* Nothing to start: its flips run while anyone has callbacks. */
-	.start_poll_synchronize_rcu = rcupreempt_get_state_synchronize_rcu,
 	.poll_state_synchronize_rcu = rcupreempt_poll_state_synchronize_rcu,
 	.sched_clock_irq = rcu_check_callbacks,
 	.needs_cpu = rcupreempt_needs_cpu,
