@@ -209,7 +209,10 @@ void rcu_flavor_sched_clock_irq(int cpu)
 /*
  * From __schedule(), IRQs off, before the switch: a context switch is a
  * quiescent state for this CPU.  A task inside a reader is queued first,
- * so that the grace period waits for it wherever it runs next.
+ * so that the grace period waits for it wherever it runs next.  Only a
+ * preemption may switch a reader out: one that sleeps (preempt false:
+ * schedule(), a wait, yield()) holds every grace period for as long as
+ * it sleeps, and is a bug, as in Linux 6.12; it is queued all the same.
  */
 void rcu_tree_note_context_switch(bool preempt)
 {
@@ -217,8 +220,10 @@ void rcu_tree_note_context_switch(bool preempt)
 	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
 	struct rcu_node *rnp = rdp->mynode;
 
-	(void)preempt;
 	lockdep_assert_irqs_disabled();
+	WARN_ONCE(!preempt && READ_ONCE(t->rcu_read_lock_nesting) > 0,
+		  "rcu_note_context_switch: task %s sleeps in an RCU reader (nesting %d)",
+		  t->name, READ_ONCE(t->rcu_read_lock_nesting));
 	if (READ_ONCE(t->rcu_read_lock_nesting) > 0) {
 		if (!t->rcu_read_unlock_special.b.blocked) {
 			spin_lock(&rnp->lock);

@@ -3,9 +3,8 @@
  * Tests of the tree itself (rcu/tree/tree.c, tree_plugin.c; they SKIP
  * under rcu=rcupreempt):
  *   rcu_tree_polled           the polled API against a held reader
- *   rcu_tree_blocked_reader   a reader preempted (asleep) on a CPU that
- *                             then goes idle sits on blkd_tasks and holds
- *                             the grace period
+ *   rcu_tree_blocked_reader   a preempted reader sits on blkd_tasks and
+ *                             holds the grace period
  *   rcu_tree_idle_leaves      an idle leaf's CPUs: one counter read per
  *                             grace period each, no IPI, no tick
  *   rcu_tree_propagation      with rcu_fanout_leaf=2 on 8 CPUs (three
@@ -110,8 +109,8 @@ KTEST(rcu_tree_blocked_reader)
 	if (cpu < 0)
 		cpu = 0;
 	/*
-	 * It sleeps in its reader: switched out, its CPU goes idle.  After
-	 * its unlock it spins with IRQs off (on another CPU than ours)
+	 * It is preempted in its reader, again and again (a reader must
+	 * not sleep): switched out, queued on its leaf.  After its unlock it spins with IRQs off (on another CPU than ours)
 	 * until we have looked: the grace period must end meanwhile, so
 	 * the unlock's slow path, not a later tick or switch, took it off
 	 * the list.  The spin ends when we say so, not after a fixed
@@ -163,7 +162,7 @@ KTEST(rcu_tree_blocked_reader)
 			  "blkd_tasks left non-empty (%d hold the GP)",
 			  rnp->n_gp_tasks);
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	ktap_diag("reader asleep on cpu %d: queued on leaf %d-%d, held the grace period until it unlocked",
+	ktap_diag("reader preempted on cpu %d: queued on leaf %d-%d, held the grace period until it unlocked",
 		  cpu, rnp->grplo, rnp->grphi);
 	return fail;
 }
@@ -351,5 +350,21 @@ KTEST_HOOK(hook_starve_gp_kthread)
 	preempt_enable();
 	held_stop();
 	ktap_diag("the grace-period kthread was kept off its CPU for 6 s");
+	return 1;
+}
+
+/*
+ * tests/xfail/tree_sleep_in_reader.scn: a task sleeps inside its reader,
+ * which rcu_tree_note_context_switch() must report with a WARNING (and
+ * panic_on_warn ends the run there).  Fails by design either way: if
+ * the sleep ends with no WARNING, the hook says so and fails.
+ */
+KTEST_HOOK(hook_sleep_in_reader)
+{
+	TREE_ONLY();
+	rcu_read_lock();
+	msleep(10);
+	rcu_read_unlock();
+	ktap_diag("a task slept 10 ms in its reader and no WARNING came");
 	return 1;
 }

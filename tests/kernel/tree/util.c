@@ -16,8 +16,8 @@ static int held_reader(void *arg)
 	rcu_read_lock();
 	smp_store_release(&held.started, 1);
 	while (!smp_load_acquire(&held.release)) {
-		if (held.sleep)
-			msleep(1);
+		if (held.preempt)
+			preempted_wait_ms(1);
 		else
 			arch_cpu_relax();
 	}
@@ -47,11 +47,11 @@ static int held_reader(void *arg)
 	return 0;
 }
 
-void held_start(int cpu, bool sleep)
+void held_start(int cpu, bool preempt)
 {
 	held.started = held.release = held.unlocked = held.done = 0;
 	held.irqoff_release = 0;
-	held.sleep = sleep;
+	held.preempt = preempt;
 	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
 	while (!smp_load_acquire(&held.started))
 		msleep(1);

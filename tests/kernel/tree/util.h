@@ -21,7 +21,7 @@
 struct held_reader {
 	volatile int started, release, unlocked, done;
 	volatile int irqoff_release;	/* end the IRQs-off spin now */
-	bool sleep;		/* sleep inside the reader (preempted) */
+	bool preempt;		/* preempted inside the reader, again and again */
 	/*
 	 * Then spin with IRQs off after unlock, until irqoff_release (the
 	 * test has looked) or for at most this long (0: no spin).
@@ -33,7 +33,7 @@ struct held_reader {
 extern struct held_reader held;
 
 /* Start the reader on cpu and return once it is inside its section. */
-void held_start(int cpu, bool sleep);
+void held_start(int cpu, bool preempt);
 /* Release it and wait for its thread to end: 0, or 1 if it did not. */
 int held_stop(void);
 
