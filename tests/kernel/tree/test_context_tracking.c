@@ -183,7 +183,8 @@ KTEST(rcu_tree_ct_handlers)
  * and no grace period waits for its tick.  With tickless idle on, each
  * target CPU is kept ticking by callbacks of its own: a chain whose
  * callback queues itself again on the same CPU, so that the CPU always
- * has one queued.  With nohz=off every idle CPU ticks anyway.  The
+ * has one queued (cb_chain_start()).  With nohz=off every idle CPU ticks
+ * anyway.  The
  * idle task's tick is no quiescent state (it runs with preemption off),
  * and nothing else runs on the targets: an FQS excusal is the only way
  * their quiescent states come, so each must be excused about once per
@@ -193,35 +194,7 @@ KTEST(rcu_tree_ct_handlers)
 #define TICK_EXCUSED_GPS	100
 #define TICK_EXCUSED_CPUS	4
 
-struct cb_chain {
-	struct rcu_head head;
-	volatile int stop, done;
-	u64 invoked;
-};
-
 static struct cb_chain chains[TICK_EXCUSED_CPUS];
-
-/* RCU_SOFTIRQ on the chain's CPU: queue again there, until stopped. */
-static void chain_cb(struct rcu_head *head)
-{
-	struct cb_chain *c = container_of(head, struct cb_chain, head);
-
-	c->invoked++;
-	if (READ_ONCE(c->stop)) {
-		/* Release: the count above before the test's read. */
-		smp_store_release(&c->done, 1);
-		return;
-	}
-	call_rcu(head, chain_cb);
-}
-
-/* In the target's IPI handler: its first callback, on its own list. */
-static void chain_start(void *arg)
-{
-	struct cb_chain *c = arg;
-
-	call_rcu(&c->head, chain_cb);
-}
 
 KTEST(rcu_tree_idle_tick_excused)
 {
@@ -239,12 +212,9 @@ KTEST(rcu_tree_idle_tick_excused)
 	}
 	ktap_diag_cpus(cbs ? "idle CPUs ticking for their callbacks" :
 			     "idle CPUs ticking for nohz=off", cpus, n);
-	for (int i = 0; i < n; i++) {
-		chains[i] = (struct cb_chain){ .stop = !cbs, .done = !cbs };
-		if (cbs)
-			smp_call_function_single(cpus[i], chain_start,
-						 &chains[i], true);
-	}
+	if (cbs)
+		for (int i = 0; i < n; i++)
+			cb_chain_start(&chains[i], cpus[i]);
 	for (int i = 0; i < n; i++) {
 		excused0[i] = READ_ONCE(rcu_tree_data[cpus[i]].n_fqs_excused);
 		ticks0[i] = READ_ONCE(per_cpu_area(cpus[i])->stats.ticks);
@@ -283,10 +253,10 @@ KTEST(rcu_tree_idle_tick_excused)
 				  "cpu%d ticking in idle: excused %lu times in %lu grace periods",
 				  cpu, ex, gps);
 	}
-	for (int i = 0; i < n; i++) {
-		WRITE_ONCE(chains[i].stop, 1);
-		fail |= KT_EXPECT(wait_flag(&chains[i].done, HOST_STALL_MS),
-				  "cpu%d's callback chain ended", cpus[i]);
-	}
+	if (cbs)
+		for (int i = 0; i < n; i++)
+			fail |= KT_EXPECT(cb_chain_stop(&chains[i]),
+					  "cpu%d's callback chain ended",
+					  cpus[i]);
 	return fail;
 }
