@@ -4,8 +4,9 @@
  * across IRQs and NMIs on idle and busy CPUs: RCU watches inside every
  * handler, nmi_nesting is what ct_nmi_enter() promises, and the counter
  * steps (idle) or does not (busy).  rcu_tree_idle_tick_excused: an idle
- * CPU whose tick runs is idle to RCU all the same.  rcu=tree only.  The host unit tests
- * (tests/host/tree/) land NMIs between every two steps of the same code.
+ * CPU whose tick runs is idle to RCU all the same.  rcu=tree only.  The
+ * host unit tests (tests/host/tree/) land NMIs between every two steps
+ * of the same code.
  */
 #include "rcu/tree/context_tracking.h"
 #include "asm/arch.h"
@@ -244,10 +245,12 @@ KTEST(rcu_tree_idle_tick_excused)
 		u64 ex = READ_ONCE(rcu_tree_data[cpu].n_fqs_excused) -
 			 excused0[i];
 		u64 tk = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - ticks0[i];
+		long cbq = READ_ONCE(rcu_tree_data[cpu].cblist.len);
 
 		ktap_diag("cpu%d: %lu ticks, excused by FQS %lu times in %lu grace periods, %ld callbacks queued",
-			  cpu, tk, ex, gps, READ_ONCE(rcu_tree_data[cpu].cblist.len));
-		fail |= KT_EXPECT(tk > 0, "cpu%d took no tick: not the case under test",
+			  cpu, tk, ex, gps, cbq);
+		fail |= KT_EXPECT(tk > 0,
+				  "cpu%d took no tick: not the case under test",
 				  cpu);
 		fail |= KT_EXPECT(gps && ex * 10 >= gps * 9,
 				  "cpu%d ticking in idle: excused %lu times in %lu grace periods",
