@@ -6,7 +6,9 @@
  * sleeps in hlt.  An interrupt that wakes nothing returns here and the
  * CPU goes back to sleep with the tick still stopped; only when there is
  * work (a runnable thread, or RCU callbacks queued by a handler) does it
- * leave: rcu_idle_exit(), then the tick restarts.
+ * leave: rcu_idle_exit(), then the tick restarts.  With callbacks queued,
+ * a softirq pending or nohz=off it halts with the tick running instead;
+ * rcu=tree counts that halt as idle too (rcu_cpuidle_enter()).
  */
 #include "asm/arch.h"
 #include "kernel/irq.h"
@@ -59,13 +61,33 @@ static void idle_nohz(int cpu)
 }
 
 /*
+ * One halt with the tick running, IRQs off on entry and on return.  The
+ * halt is still an idle period: rcu=tree leaves RCU's watch around it
+ * (rcu_cpuidle_enter()), as Linux 6.12 does around every idle period
+ * whatever its tick does, so that a grace period excuses this CPU from
+ * its counter instead of waiting for a tick.  The tick and every other
+ * interrupt that ends the halt run their handlers watched (ct_irq_enter()
+ * wakes RCU for them), before the exit below.
+ */
+static void idle_halt_tick(struct percpu *pc)
+{
+	pc->stats.idle_halts++;
+	rcu_cpuidle_enter();
+	arch_idle_sleep();	/* sti; hlt: handlers run here */
+	/* The exit expects IRQs off, as rcu_idle_exit() does. */
+	local_irq_disable();
+	rcu_cpuidle_exit();
+}
+
+/*
  * The idle task runs with preemption disabled, as in Linux: an interrupt
  * that makes a thread runnable must not switch away from the middle of
  * idle_nohz() (the CPU would run the thread while RCU still counts it as
  * dynticks-idle).  It schedules only from the top of its loop.  Every pass
  * either schedules or halts: a CPU with callbacks queued halts with its
  * tick running, as nohz=off does, instead of spinning (which would steal
- * the host's time from the CPUs that drive the grace period).
+ * the host's time from the CPUs that drive the grace period), and under
+ * rcu=tree it is idle to RCU while it halts, tick or no tick.
  */
 __noreturn void cpu_idle_loop(void)
 {
@@ -84,12 +106,10 @@ __noreturn void cpu_idle_loop(void)
 			preempt_disable();
 			continue;
 		}
-		if (!idle_keep_tick(cpu)) {
+		if (!idle_keep_tick(cpu))
 			idle_nohz(cpu);
-		} else {
-			pc->stats.idle_halts++;
-			arch_idle_sleep();	/* tick keeps running */
-		}
+		else
+			idle_halt_tick(pc);	/* tick keeps running */
 		local_irq_enable();
 		/*
 		 * A pass that neither scheduled nor halted: a spin, unless a

@@ -10,5 +10,7 @@
 #define local_irq_save(flags)		((flags) = arch_local_irq_save())
 #define local_irq_restore(flags)	arch_local_irq_restore(flags)
 #define irqs_disabled()			arch_irqs_disabled()
+/* Were interrupts off when local_irq_save() saved flags? */
+#define irqs_disabled_flags(flags)	arch_irqs_disabled_flags(flags)
 
 #endif

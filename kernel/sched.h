@@ -74,6 +74,15 @@ struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,
 void kthread_set_roaming(struct task *t, int roaming);
 void schedule(void);
 void yield(void);
+/*
+ * Ask for a context switch on this CPU at the next chance it has: the
+ * outermost preempt_enable(), an interrupt's return to preemptible code,
+ * the idle loop's top.  Any context but NMI, IRQs off or on.
+ */
+static inline void set_need_resched_current(void)
+{
+	this_cpu_write(need_resched, 1);
+}
 void set_current_state(int state);
 /* Returns 1 if t was sleeping and is now runnable. */
 int wake_up_process(struct task *t);

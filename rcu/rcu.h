@@ -12,10 +12,10 @@
 
 /*
  * One flavour: everything but the read side (see rcu/update.c).  Every
- * member but synchronize_rcu_expedited, start_poll_synchronize_rcu and
- * note_context_switch is required: what differs between the flavours is
- * here, what they share (synchronize_rcu(), the rcu_barrier() counting)
- * is in rcu/rcupdate_wait.c.
+ * member but synchronize_rcu_expedited, start_poll_synchronize_rcu,
+ * note_context_switch and the cpuidle pair is required: what differs
+ * between the flavours is here, what they share (synchronize_rcu(), the
+ * rcu_barrier() counting) is in rcu/rcupdate_wait.c.
  */
 struct rcu_flavor_ops {
 	const char *name;		/* its rcu= value */
@@ -41,6 +41,9 @@ struct rcu_flavor_ops {
 	void (*note_context_switch)(bool preempt);	/* may be NULL */
 	void (*idle_enter)(void);
 	void (*idle_exit)(void);
+	/* Around a halt with the tick on (rcu_cpuidle_enter()): may be NULL. */
+	void (*cpuidle_enter)(void);
+	void (*cpuidle_exit)(void);
 	void (*irq_enter)(void);
 	void (*irq_exit)(void);
 	void (*nmi_enter)(void);

@@ -153,6 +153,16 @@ void rcu_note_context_switch(bool preempt);
  */
 void rcu_idle_enter(void);
 void rcu_idle_exit(void);
+/*
+ * Around one halt with the tick still running (callbacks queued, a
+ * softirq pending, a tick dependency, nohz=off), IRQs off.  rcu=tree:
+ * ct_idle_enter()/ct_idle_exit(), as Linux 6.12 enters the extended
+ * quiescent state around every idle period (ct_cpuidle_enter()), so that
+ * FQS excuses the CPU instead of waiting for its tick.  rcu=rcupreempt:
+ * nothing (2.6.25 entered dynticks idle only with the tick stopped).
+ */
+void rcu_cpuidle_enter(void);
+void rcu_cpuidle_exit(void);
 void rcu_hardirq_enter(void);
 void rcu_hardirq_exit(void);
 void rcu_nmi_enter(void);

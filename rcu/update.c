@@ -192,6 +192,18 @@ void rcu_idle_exit(void)
 	rcu_ops->idle_exit();
 }
 
+void rcu_cpuidle_enter(void)
+{
+	if (rcu_ops->cpuidle_enter)
+		rcu_ops->cpuidle_enter();
+}
+
+void rcu_cpuidle_exit(void)
+{
+	if (rcu_ops->cpuidle_exit)
+		rcu_ops->cpuidle_exit();
+}
+
 void rcu_hardirq_enter(void)
 {
 	rcu_ops->irq_enter();

@@ -541,6 +541,50 @@ def flavor_table(figs, cpus):
     return out
 
 
+def tick_on_table(figs, cpus):
+    """synchronize_rcu() with the idle CPUs' ticks on, both flavours."""
+    out = ["## Idle CPUs whose tick keeps running", "",
+           "`tests=bench_flavor`, the same boots: median of 200 "
+           "`synchronize_rcu()` (and `synchronize_rcu_expedited()`) "
+           "with the N−1 other CPUs idle and tickless (*idle*), idle "
+           "but each holding RCU callbacks, which keep its tick on "
+           "(*callbacks*: a callback on each that queues itself again), "
+           "and idle with `nohz=off` set at run time. rcu=tree's idle "
+           "is an extended quiescent state tick or no tick (as Linux "
+           "6.12's), so the FQS scan excuses those CPUs; rcu=rcupreempt "
+           "is dynticks-idle only with the tick stopped, and its flip "
+           "machine waits for their ticks. *÷ idle* divides by the "
+           "tickless run of the same boot; *rcupreempt ÷ tree* divides "
+           "the flavours' medians, CPU count by CPU count.", "",
+           "| CPUs | rcu= | sync idle (us) | callbacks (us) | ÷ idle "
+           "| nohz=off (us) | ÷ idle | exp callbacks (us) "
+           "| exp nohz=off (us) |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in [c for c in cpus if 1 < c <= FULL_MAX]:
+        med = {}
+        for fl in FLAVORS:
+            f = figs.get((fl, n), [])
+            gi = find(f, "flavor_gp", mode="idle") or {}
+            gc = find(f, "flavor_gp", mode="idle-cbs") or {}
+            go = find(f, "flavor_gp", mode="nohz-off") or {}
+            med[fl] = (gi.get("sync_median_us"), gc.get("sync_median_us"),
+                       go.get("sync_median_us"))
+            out.append(
+                f"| {n} | {fl} | {gi.get('sync_median_us', '-')} "
+                f"| {gc.get('sync_median_us', '-')} "
+                f"| {ratio(gc.get('sync_median_us'), gi.get('sync_median_us'))} "
+                f"| {go.get('sync_median_us', '-')} "
+                f"| {ratio(go.get('sync_median_us'), gi.get('sync_median_us'))} "
+                f"| {gc.get('exp_median_us', '-')} "
+                f"| {go.get('exp_median_us', '-')} |")
+        t, r = med.get("tree"), med.get("rcupreempt")
+        if t and r:
+            out.append(f"| {n} | rcupreempt ÷ tree | {ratio(r[0], t[0])} "
+                       f"| {ratio(r[1], t[1])} | | {ratio(r[2], t[2])} "
+                       "| | | |")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpus", default=os.environ.get("BENCH_CPUS",
@@ -557,7 +601,7 @@ def main():
     cpus = [int(c) for c in args.cpus.split(",")]
     os.makedirs(BENCH_DIR, exist_ok=True)
     ffigs, fbad = flavor_runs(kernel, cpus, args.timeout, args.from_logs)
-    ftable = flavor_table(ffigs, cpus)
+    ftable = flavor_table(ffigs, cpus) + [""] + tick_on_table(ffigs, cpus)
     if args.flavors_only:
         if len(cpus) > 1:
             ftable += [""] + scale_section(ffigs, cpus)

@@ -674,11 +674,11 @@ static void rcu_tree_sched_clock_irq(int cpu)
 	lockdep_assert_irqs_disabled();
 	/*
 	 * Outside any reader (the interrupted task's and every handler's
-	 * readers count on current), the tick is a quiescent state.
-	 * Inside one, ask the reader's unlock to report (tree_plugin.c).
+	 * readers count on current) and any region that is one to
+	 * consolidated RCU, the tick is a quiescent state.  Inside, the
+	 * reader's unlock or the region's end reports (tree_plugin.c).
 	 */
-	rcu_flavor_sched_clock_irq(cpu);
-	if (READ_ONCE(current->rcu_read_lock_nesting) == 0) {
+	if (rcu_flavor_sched_clock_irq(cpu)) {
 		if (READ_ONCE(rnp->gp_seq) != rdp->gp_seq ||
 		    rdp->core_needs_qs)
 			rcu_report_qs_rdp(rdp);
@@ -708,7 +708,7 @@ static void rcu_tree_sched_clock_irq(int cpu)
 		check_cpu_stall(ktime_get_ns());
 }
 
-/* RCU_SOFTIRQ: invoke this CPU's ready callbacks, IRQs on. */
+/* Invoke this CPU's ready callbacks, IRQs on (from rcu_core()). */
 static void rcu_do_batch(void)
 {
 	unsigned long flags;
@@ -745,6 +745,24 @@ static void rcu_do_batch(void)
 	rdp->invoking--;
 	rdp->n_cb_invoked += n;
 	spin_unlock_irqrestore(&rdp->lock, flags);
+}
+
+/*
+ * RCU_SOFTIRQ, IRQs on.  First the work a reader's unlock in a handler
+ * deferred (rcu_read_unlock_special() raised us): the reader is over,
+ * so unless the interrupted code has preemption off, finish it here; if
+ * it has, its preempt_enable() switches and the switch finishes it, as
+ * Linux 6.12's rcu_core() does.  Then the callbacks.
+ */
+static void rcu_core(void)
+{
+	struct task *t = current;
+
+	if (!(preempt_count() & PREEMPT_MASK))
+		rcu_preempt_deferred_qs(t);
+	else if (rcu_preempt_need_deferred_qs(t))
+		set_need_resched_current();
+	rcu_do_batch();
 }
 
 static void rcu_tree_call_rcu(struct rcu_head *head,
@@ -866,7 +884,7 @@ static void rcu_tree_init(void)
 		ct_init_cpu(cpu);
 	}
 	rcu_exp_init();
-	open_softirq(RCU_SOFTIRQ, rcu_do_batch);
+	open_softirq(RCU_SOFTIRQ, rcu_core);
 	rcu_state.gp_kthread = kthread_run(rcu_gp_kthread, NULL,
 					   RCU_GP_KTHREAD_CPU, "rcu_preempt");
 	printk("rcu: preemptible Tree RCU: %d CPUs, %d levels, %d rcu_nodes, rcu_fanout_leaf=%u rcu_fanout=%u\n",
@@ -920,6 +938,23 @@ static long rcu_tree_cpu_watching_counter(int cpu)
 	return READ_ONCE(context_tracking[cpu].state);
 }
 
+/*
+ * Did the interrupt we are in land in this CPU's extended quiescent state
+ * (idle)?  True in the outermost handler that woke RCU (nmi_nesting 1),
+ * or outside handlers in idle; not in a nested handler, whose outer one
+ * may be in a reader.  As Linux 6.12's, IRQs off.
+ */
+bool rcu_is_cpu_rrupt_from_idle(void)
+{
+	struct context_tracking *ct =
+		&context_tracking[raw_smp_processor_id()];
+
+	lockdep_assert_irqs_disabled();
+	if (READ_ONCE(ct->nmi_nesting) > 1)
+		return false;
+	return READ_ONCE(ct->nesting) == 0;
+}
+
 static bool rcu_tree_entered_from_idle(unsigned int depth)
 {
 	int cpu = raw_smp_processor_id();
@@ -958,6 +993,8 @@ const struct rcu_flavor_ops tree_flavor_ops = {
 	.note_context_switch = rcu_tree_note_context_switch,
 	.idle_enter = ct_idle_enter,
 	.idle_exit = ct_idle_exit,
+	.cpuidle_enter = ct_idle_enter,
+	.cpuidle_exit = ct_idle_exit,
 	.irq_enter = ct_irq_enter,
 	.irq_exit = ct_irq_exit,
 	.nmi_enter = ct_nmi_enter,

@@ -78,9 +78,11 @@ struct rcu_tree_data {
 	int watching_snap;		/* FQS: counter snapshot (ct->state) */
 
 	/* Expedited grace periods. */
-	bool exp_deferred_qs;		/* a reader owes the expedited GP */
+	bool exp_deferred_qs;		/* this CPU owes the expedited GP */
 	int exp_watching_snap;		/* counter when selected (watching) */
 	u64 exp_ipis;			/* rcu_exp_handler() runs here */
+	/* A deferral's self-IPI is on its way (Linux: its irq_work). */
+	bool defer_qs_iw_pending;
 
 	/* Callbacks: lock protects cblist and invoking. */
 	struct spinlock lock;
@@ -167,13 +169,17 @@ bool rcu_note_gp_changes_locked(struct rcu_node *rnp,
 				struct rcu_tree_data *rdp);
 void rcu_gp_kthread_wake(void);
 const char *rcu_tree_gp_state_name(void);
+bool rcu_is_cpu_rrupt_from_idle(void);
 
 /* rcu/tree/tree_plugin.c */
 void rcu_tree_note_context_switch(bool preempt);
 void rcu_tree_read_lock_delay_set(void (*hook)(void));
 void rcu_read_unlock_special(struct task *t);
+bool rcu_preempt_need_deferred_qs(struct task *t);
+void rcu_preempt_deferred_qs(struct task *t);
+bool rcu_preempt_interrupted_atomic(void);
 void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
-void rcu_flavor_sched_clock_irq(int cpu);
+bool rcu_flavor_sched_clock_irq(int cpu);
 bool rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 
 /*

@@ -174,7 +174,19 @@ static void rcu_exp_handler(void *unused)
 	(void)unused;
 	rdp->exp_ipis++;
 	if (READ_ONCE(t->rcu_read_lock_nesting) == 0) {
-		rcu_report_exp_rdp(rdp);
+		/*
+		 * Preemption or softirqs off (or another handler) is a
+		 * reader to consolidated RCU: its end reports, through the
+		 * context switch need_resched brings (tree_plugin.c).
+		 * Idle is an extended quiescent state.
+		 */
+		if (!rcu_preempt_interrupted_atomic() ||
+		    rcu_is_cpu_rrupt_from_idle()) {
+			rcu_report_exp_rdp(rdp);
+		} else {
+			WRITE_ONCE(rdp->exp_deferred_qs, true);
+			set_need_resched_current();
+		}
 		return;
 	}
 	WRITE_ONCE(rdp->exp_deferred_qs, true);

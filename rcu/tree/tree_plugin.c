@@ -6,8 +6,12 @@
  * preempted inside a reader is queued on its leaf's blkd_tasks list
  * (rcu_preempt_ctxt_queue()), and the grace periods that were waiting on
  * its CPU then wait on it; its outermost rcu_read_unlock() takes the slow
- * path (rcu_read_unlock_special()) to leave the list.
+ * path (rcu_read_unlock_special()) to leave the list, or, inside a region
+ * with interrupts, preemption or softirqs off, leaves that work deferred
+ * to the region's end (rcu_preempt_deferred_qs()).  The tick reports a
+ * quiescent state only outside every reader and every such region.
  */
+#include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
 #include "kernel/preempt.h"
@@ -127,35 +131,50 @@ void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp)
 }
 
 /*
- * The outermost rcu_read_unlock() found work: leave blkd_tasks, report a
- * quiescent state that the grace period or the expedited one asked for.
- * Also called for work left over (deferred) by the tick and at context
- * switches.  In an NMI it does nothing: the flags stay set, and the next
- * tick, context switch or unlock on this task does it (Linux defers the
- * same way, rcu_preempt_deferred_qs()).  An IRQ handler that lands just
- * after the task's count reached 0 may do the task's work for it: IRQs
- * are off throughout, so the two never interleave.
+ * Work an outermost unlock left for later, on a task now outside every
+ * reader: its special bits, or an expedited quiescent state this CPU
+ * owes (rcu_exp_handler() found it inside a reader, or inside a region
+ * that consolidated RCU treats as one).  As Linux 6.12's
+ * rcu_preempt_need_deferred_qs().  IRQs off or on: only this CPU's own
+ * fields, which its handlers change with IRQs off.
  */
-void rcu_read_unlock_special(struct task *t)
+bool rcu_preempt_need_deferred_qs(struct task *t)
 {
-	struct rcu_tree_data *rdp;
-	union rcu_special special;
-	unsigned long flags;
+	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
 
-	if (in_nmi())
-		return;
-	local_irq_save(flags);
-	if (READ_ONCE(t->rcu_read_lock_nesting) != 0) {
-		local_irq_restore(flags);	/* a new reader began */
-		return;
-	}
-	rdp = &rcu_tree_data[raw_smp_processor_id()];
+	return (READ_ONCE(rdp->exp_deferred_qs) ||
+		READ_ONCE(t->rcu_read_unlock_special.s)) &&
+	       READ_ONCE(t->rcu_read_lock_nesting) == 0;
+}
+
+/*
+ * Do it now: leave blkd_tasks, report the quiescent states the grace
+ * period and the expedited one asked this CPU for.  These reports take
+ * rcu_node locks and may wake the grace-period kthread or an expedited
+ * waiter, so the caller is outside every region that could hold a
+ * scheduler lock or must not be interrupted by a wake-up: the unlock of
+ * a fully enabled reader, the tick or RCU_SOFTIRQ on preemptible code,
+ * or __schedule() before it takes the run queue's lock.  IRQs off (saved
+ * in flags, restored on return), and the task outside every reader.
+ */
+static void rcu_preempt_deferred_qs_irqrestore(struct task *t,
+					       unsigned long flags)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
+	union rcu_special special;
+
+	lockdep_assert_irqs_disabled();
+	WARN_ONCE(READ_ONCE(t->rcu_read_lock_nesting) != 0,
+		  "rcu_preempt_deferred_qs: task %s still in a reader (nesting %d)",
+		  t->name, READ_ONCE(t->rcu_read_lock_nesting));
+	rdp->defer_qs_iw_pending = false;
 	special = READ_ONCE(t->rcu_read_unlock_special);
 	WRITE_ONCE(t->rcu_read_unlock_special.b.need_qs, 0);
 	WRITE_ONCE(t->rcu_read_unlock_special.b.exp_hint, 0);
 	if (special.b.need_qs)
 		rcu_report_qs_rdp(rdp);
-	if (special.b.exp_hint && rdp->exp_deferred_qs)
+	/* Outside every reader: a quiescent state for the expedited GP. */
+	if (READ_ONCE(rdp->exp_deferred_qs))
 		rcu_report_exp_rdp(rdp);
 	if (special.b.blocked) {
 		struct rcu_node *rnp = t->rcu_blocked_node;
@@ -192,30 +211,135 @@ void rcu_read_unlock_special(struct task *t)
 	local_irq_restore(flags);
 }
 
-/*
- * The tick's part (hardirq, IRQs off): outside a reader, finish any work
- * an NMI left; inside one, ask the outermost unlock to report a
- * quiescent state if the grace period waits on this CPU.
- */
-void rcu_flavor_sched_clock_irq(int cpu)
+/* Finish what t's readers left, if anything (t is outside them all). */
+void rcu_preempt_deferred_qs(struct task *t)
 {
-	struct task *t = current;
-	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	unsigned long flags;
 
-	lockdep_assert_irqs_disabled();
-	if (READ_ONCE(t->rcu_read_lock_nesting) == 0) {
-		if (unlikely(READ_ONCE(t->rcu_read_unlock_special.s)))
-			rcu_read_unlock_special(t);
-		rdp->cpu_no_qs = false;
-	} else if (rdp->core_needs_qs) {
-		WRITE_ONCE(t->rcu_read_unlock_special.b.need_qs, 1);
-	}
+	if (!rcu_preempt_need_deferred_qs(t))
+		return;
+	local_irq_save(flags);
+	rcu_preempt_deferred_qs_irqrestore(t, flags);
 }
 
 /*
- * From __schedule(), IRQs off, before the switch: a context switch is a
- * quiescent state for this CPU.  A task inside a reader is queued first,
- * so that the grace period waits for it wherever it runs next.
+ * In a handler (the tick, the expedited IPI): did it interrupt a region
+ * that consolidated RCU counts as a reader?  Preemption or softirqs off
+ * (the softirq count is also raised while softirqs run), or another
+ * handler's body (the hardirq count then holds ours and its).  A region
+ * with interrupts off takes no interrupt, so it never gets here.
+ */
+bool rcu_preempt_interrupted_atomic(void)
+{
+	unsigned int pc = preempt_count();
+
+	return (pc & (PREEMPT_MASK | SOFTIRQ_MASK)) ||
+	       (pc & HARDIRQ_MASK) > HARDIRQ_OFFSET;
+}
+
+/*
+ * May a deferral wait for the next tick, or is an expedited grace period
+ * (or a boost, which this kernel has not) waiting on it?  As the
+ * expboost test of Linux 6.12's rcu_read_unlock_special(); a racy hint,
+ * read without the locks that order these fields.
+ */
+static bool rcu_preempt_expboost(struct task *t, struct rcu_tree_data *rdp)
+{
+	return READ_ONCE(t->rcu_blocks_exp) ||
+	       (rdp->grpmask & READ_ONCE(rdp->mynode->expmask));
+}
+
+/*
+ * The outermost rcu_read_unlock() found work (see
+ * rcu_preempt_deferred_qs_irqrestore()).  With interrupts, preemption or
+ * softirqs off, or in a handler, the unlock may sit inside code that
+ * holds a run queue's lock or that a wake-up must not interrupt, so it
+ * defers, as Linux 6.12 does: the flags stay set and the region's end
+ * finishes the work.  In a handler, RCU_SOFTIRQ at the outermost
+ * irq_exit() does (raise_softirq() wakes no thread there).  Elsewhere
+ * a context switch does: need_resched makes the region's
+ * preempt_enable(), the next interrupt's return or the idle loop switch,
+ * and the next tick outside the region finishes it directly.  With
+ * interrupts off and an expedited grace period waiting, a self-IPI (the
+ * irq_work of Linux) lands as soon as they are back on.  Never a wake-up
+ * in place.  In an NMI it does nothing: the same later paths finish it.
+ */
+void rcu_read_unlock_special(struct task *t)
+{
+	struct rcu_tree_data *rdp;
+	unsigned long flags;
+	bool irqs_were_disabled;
+
+	if (in_nmi())
+		return;
+	local_irq_save(flags);
+	if (READ_ONCE(t->rcu_read_lock_nesting) != 0) {
+		local_irq_restore(flags);	/* a new reader began */
+		return;
+	}
+	irqs_were_disabled = irqs_disabled_flags(flags);
+	if (!irqs_were_disabled &&
+	    !(preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK | HARDIRQ_MASK))) {
+		rcu_preempt_deferred_qs_irqrestore(t, flags);
+		return;
+	}
+	rdp = &rcu_tree_data[raw_smp_processor_id()];
+	if (in_irq()) {
+		raise_softirq(RCU_SOFTIRQ);
+	} else {
+		set_need_resched_current();
+		if (irqs_were_disabled && rcu_preempt_expboost(t, rdp) &&
+		    !rdp->defer_qs_iw_pending) {
+			/*
+			 * Its handler does nothing: its return, with
+			 * need_resched set, preempts to __schedule().
+			 */
+			rdp->defer_qs_iw_pending = true;
+			arch_send_ipi(rdp->cpu, IRQ_RESCHEDULE);
+		}
+	}
+	local_irq_restore(flags);
+}
+
+/*
+ * The tick's part (hardirq, IRQs off): is this tick a quiescent state?
+ * Not inside a reader, nor inside a region that consolidated RCU treats
+ * as one (preemption or softirqs off, another handler; the idle task,
+ * which runs with preemption off, included: idle is excused as an
+ * extended quiescent state instead), as Linux 6.12's
+ * rcu_flavor_sched_clock_irq().  There, work a reader left deferred asks
+ * for a context switch at the region's end, and a reader that holds the
+ * grace period is asked to report at its unlock.  Outside, the deferred
+ * work is finished here.
+ */
+bool rcu_flavor_sched_clock_irq(int cpu)
+{
+	struct task *t = current;
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	int nesting = READ_ONCE(t->rcu_read_lock_nesting);
+
+	lockdep_assert_irqs_disabled();
+	if (nesting > 0 || rcu_preempt_interrupted_atomic()) {
+		if (rcu_preempt_need_deferred_qs(t))
+			set_need_resched_current();
+		if (nesting > 0 && rdp->core_needs_qs)
+			WRITE_ONCE(t->rcu_read_unlock_special.b.need_qs, 1);
+		return false;
+	}
+	rcu_preempt_deferred_qs(t);
+	rdp->cpu_no_qs = false;
+	return true;
+}
+
+/*
+ * From __schedule(), IRQs off, before the switch and before the run
+ * queue's lock: a context switch is a quiescent state for this CPU.  A
+ * task inside a reader is queued first, so that the grace period waits
+ * for it wherever it runs next.  Only a preemption may switch a reader
+ * out: one that sleeps (preempt false: schedule(), a wait, yield()) holds
+ * every grace period for as long as it sleeps, and is a bug, as in Linux
+ * 6.12; it is queued all the same.  A task outside its readers finishes
+ * what they deferred.
  */
 void rcu_tree_note_context_switch(bool preempt)
 {
@@ -223,16 +347,18 @@ void rcu_tree_note_context_switch(bool preempt)
 	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
 	struct rcu_node *rnp = rdp->mynode;
 
-	(void)preempt;
 	lockdep_assert_irqs_disabled();
+	WARN_ONCE(!preempt && READ_ONCE(t->rcu_read_lock_nesting) > 0,
+		  "rcu_note_context_switch: task %s sleeps in an RCU reader (nesting %d)",
+		  t->name, READ_ONCE(t->rcu_read_lock_nesting));
 	if (READ_ONCE(t->rcu_read_lock_nesting) > 0) {
 		if (!t->rcu_read_unlock_special.b.blocked) {
 			spin_lock(&rnp->lock);
 			rcu_preempt_ctxt_queue(rnp, rdp, t);
 			spin_unlock(&rnp->lock);
 		}
-	} else if (unlikely(READ_ONCE(t->rcu_read_unlock_special.s))) {
-		rcu_read_unlock_special(t);
+	} else {
+		rcu_preempt_deferred_qs(t);
 	}
 	rcu_report_qs_rdp(rdp);
 	if (rdp->exp_deferred_qs)

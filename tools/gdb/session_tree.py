@@ -4,7 +4,7 @@ tools/gdb/test.py; what every session does is in session.py).
 
 QEMU boots rcu=tree with tests=rcu_tree_blocked_reader and waits at reset.
 The session stops in rcu_tree_poll_state_synchronize_rcu(), called while the
-test's reader sleeps inside its critical section (queued on its leaf's
+test's reader is preempted inside its critical section (queued on its leaf's
 blkd_tasks, holding a grace period in progress), runs rcu-tree-cpus and
 rcu-tree-gp, and checks each column against plain gdb expressions.  Then
 it loads each broken copy of the helpers (DYNRCU_GDB_MUTANTS) at the same
@@ -73,7 +73,7 @@ def check_gp(quiet):
                      "rcu-tree-gp node %d: blocked tasks %s (gdb %s)" % (
                          i, shown, names), quiet)
         if held and any(n.endswith("held-reader") for n in names):
-            ok &= report("*held-reader" in shown, "the sleeping reader "
+            ok &= report("*held-reader" in shown, "the preempted reader "
                          "is shown holding the grace period", quiet)
     return ok
 

@@ -92,6 +92,24 @@ bool wait_flag(volatile int *flag, unsigned int timeout_ms)
 	return true;
 }
 
+void preempt_self(void)
+{
+	preempt_disable();
+	/* The switch happens in preempt_enable(): __schedule(true). */
+	this_cpu_write(need_resched, 1);
+	preempt_enable();
+}
+
+void preempted_wait_ms(unsigned int ms)
+{
+	u64 end = ktime_get_ns() + ms * NSEC_PER_MSEC;
+
+	do {
+		preempt_self();
+		busy_wait_ns(50 * NSEC_PER_USEC);
+	} while (ktime_get_ns() < end);
+}
+
 struct cpu_counts *cpu_counts_snap(void)
 {
 	struct cpu_counts *c = kmalloc(sizeof(*c) * NR_CPUS);

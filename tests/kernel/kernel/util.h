@@ -16,6 +16,14 @@ void run_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* Spin until *flag is nonzero or timeout_ms passes; false on timeout. */
 bool wait_flag(volatile int *flag, unsigned int timeout_ms);
 /*
+ * An involuntary context switch, now (task context, IRQs on): other tasks
+ * on this CPU run, and the caller stays runnable.  Legal inside an RCU
+ * reader, which may be preempted but must not sleep (rcu=tree WARNs).
+ */
+void preempt_self(void);
+/* Wait ms, preempted every 50 us: inside a reader, instead of msleep(). */
+void preempted_wait_ms(unsigned int ms);
+/*
  * How long a test waits for another vCPU to do something it does in
  * microseconds (handle an IPI or an NMI, start a thread): a bound on how
  * long the host may stall that vCPU, not a figure.  Guest time is host

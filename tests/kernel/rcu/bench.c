@@ -26,6 +26,7 @@
 #include "rcu/rcu.h"
 #include "tests/kernel/kernel/util.h"
 #include "tests/kernel/rcu/bench.h"
+#include "tests/kernel/rcu/util.h"
 
 #define GP_SAMPLES	200
 #define IDLE_GPS	1000
@@ -308,6 +309,39 @@ static void flavor_idle(const char *kind, bool exp)
 		  cyc / IDLE_GPS);
 }
 
+/*
+ * Idle CPUs that keep their tick: N-1 idle CPUs that hold callbacks (a
+ * chain each, cb_chain_start()), then nohz=off, in the same boot as the
+ * tickless run before them.  rcu=tree's idle is an extended quiescent
+ * state with the tick on as well; rcu=rcupreempt's is dynticks idle
+ * only with the tick stopped (the flip machine then waits for the idle
+ * CPUs' ticks to acknowledge).
+ */
+static struct cb_chain bench_chains[NR_CPUS];
+
+static void flavor_tick_on(int self)
+{
+	unsigned int saved = nohz_enabled;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			cb_chain_start(&bench_chains[cpu], cpu);
+	msleep(20);
+	flavor_gp("idle-cbs");
+	for_each_online_cpu(cpu)
+		if (cpu != self && !cb_chain_stop(&bench_chains[cpu]))
+			ktap_diag("bench: cpu%d's callback chain did not end",
+				  cpu);
+	WRITE_ONCE(nohz_enabled, 0);
+	kick_others();
+	msleep(20);
+	flavor_gp("nohz-off");
+	WRITE_ONCE(nohz_enabled, saved);
+	kick_others();
+	msleep(20);
+}
+
 static void flavor_test(void *arg)
 {
 	int self = raw_smp_processor_id(), cpu;
@@ -330,6 +364,7 @@ static void flavor_test(void *arg)
 	if (num_online_cpus() > 1) {
 		flavor_idle("normal", false);
 		flavor_idle("expedited", true);
+		flavor_tick_on(self);
 	}
 	WRITE_ONCE(spin_stop, 0);
 	for_each_online_cpu(cpu)

@@ -201,10 +201,11 @@ KTEST(rcu_nested_readers)
 	init_completion(&waiter_done);
 	waiter_return_ns = 0;
 	kthread_run(sync_waiter, NULL, ANY_CPU, "rcu_waiter");
-	msleep(20);
+	/* Preempted, not asleep: a reader must not sleep. */
+	preempted_wait_ms(20);
 	rcu_read_unlock();
 	rcu_read_unlock();
-	msleep(20);
+	preempted_wait_ms(20);
 	fail |= KT_EXPECT(waiter_return_ns == 0,
 			  "synchronize_rcu returned under the outer reader");
 	unlock_ns = ktime_get_ns();
@@ -229,7 +230,8 @@ static int preempted_reader(void *p)
 	rcu_read_lock();
 	reader_lock_ns = ktime_get_ns();
 	complete(&reader_locked);
-	msleep(50);		/* switched out for 50 ms inside the reader */
+	/* Preempted again and again for 50 ms inside the reader. */
+	preempted_wait_ms(50);
 	reader_unlock_ns = ktime_get_ns();
 	rcu_read_unlock();
 	complete(&reader_done);

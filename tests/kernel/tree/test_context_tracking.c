@@ -3,8 +3,10 @@
  * rcu_tree_ct_handlers: context tracking (rcu/tree/context_tracking.c)
  * across IRQs and NMIs on idle and busy CPUs: RCU watches inside every
  * handler, nmi_nesting is what ct_nmi_enter() promises, and the counter
- * steps (idle) or does not (busy).  rcu=tree only.  The host unit tests
- * (tests/host/tree/) land NMIs between every two steps of the same code.
+ * steps (idle) or does not (busy).  rcu_tree_idle_tick_excused: an idle
+ * CPU whose tick runs is idle to RCU all the same.  rcu=tree only.  The
+ * host unit tests (tests/host/tree/) land NMIs between every two steps
+ * of the same code.
  */
 #include "rcu/tree/context_tracking.h"
 #include "asm/arch.h"
@@ -14,6 +16,7 @@
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
 #include "rcu/tree/tree.h"
@@ -171,5 +174,99 @@ KTEST(rcu_tree_ct_handlers)
 	unregister_nmi_handler(ct_probe_nmi);
 	msleep(5);
 	ktap_diag("40 handlers on idle and busy CPUs: nmi_nesting and the watching bit as ct_nmi_enter/exit promise");
+	return fail;
+}
+
+/*
+ * rcu_tree_idle_tick_excused: an idle CPU whose tick keeps running is
+ * still idle to RCU while it halts (kernel/idle.c: idle_halt_tick(),
+ * rcu_cpuidle_enter()), so the FQS scans excuse it in every grace period
+ * and no grace period waits for its tick.  With tickless idle on, each
+ * target CPU is kept ticking by callbacks of its own: a chain whose
+ * callback queues itself again on the same CPU, so that the CPU always
+ * has one queued (cb_chain_start()).  With nohz=off every idle CPU ticks
+ * anyway.  The
+ * idle task's tick is no quiescent state (it runs with preemption off),
+ * and nothing else runs on the targets: an FQS excusal is the only way
+ * their quiescent states come, so each must be excused about once per
+ * grace period.  Without the extended quiescent state no grace period
+ * ends at all: the first one is waited for HOST_STALL_MS, then reported.
+ */
+#define TICK_EXCUSED_GPS	100
+#define TICK_EXCUSED_CPUS	4
+
+static struct cb_chain chains[TICK_EXCUSED_CPUS];
+
+KTEST(rcu_tree_idle_tick_excused)
+{
+	u64 excused0[TICK_EXCUSED_CPUS], ticks0[TICK_EXCUSED_CPUS];
+	int cpus[TICK_EXCUSED_CPUS], n, self, fail = 0;
+	bool cbs = READ_ONCE(nohz_enabled);
+	u64 g0, lat0, gps, lat, t0;
+
+	TREE_ONLY();
+	self = raw_smp_processor_id();	/* the KTAP runner is pinned */
+	n = sample_online_cpus(cpus, TICK_EXCUSED_CPUS, self);
+	if (!n) {
+		ktap_diag("needs a second CPU to be idle");
+		return KTEST_SKIP;
+	}
+	ktap_diag_cpus(cbs ? "idle CPUs ticking for their callbacks" :
+			     "idle CPUs ticking for nohz=off", cpus, n);
+	if (cbs)
+		for (int i = 0; i < n; i++)
+			cb_chain_start(&chains[i], cpus[i]);
+	for (int i = 0; i < n; i++) {
+		excused0[i] = READ_ONCE(rcu_tree_data[cpus[i]].n_fqs_excused);
+		ticks0[i] = READ_ONCE(per_cpu_area(cpus[i])->stats.ticks);
+	}
+	g0 = READ_ONCE(rcu_state.n_gp_completed);
+	lat0 = READ_ONCE(rcu_state.gp_lat_sum_ns);
+	t0 = ktime_get_ns();
+	do {
+		unsigned long c = start_poll_synchronize_rcu();
+
+		while (!poll_state_synchronize_rcu(c) &&
+		       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+			msleep(1);
+		gps = READ_ONCE(rcu_state.n_gp_completed) - g0;
+	} while (gps < TICK_EXCUSED_GPS &&
+		 ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC);
+	lat = READ_ONCE(rcu_state.gp_lat_sum_ns) - lat0;
+	ktap_diag("%lu grace periods in %lu ms, %lu us each on average (a tick is %u us)",
+		  gps, (ktime_get_ns() - t0) / NSEC_PER_MSEC,
+		  gps ? lat / gps / NSEC_PER_USEC : 0,
+		  (unsigned int)(NSEC_PER_SEC / NSEC_PER_USEC / tick_hz));
+	fail |= KT_EXPECT(gps >= TICK_EXCUSED_GPS,
+			  "%lu of %d grace periods in %d ms", gps,
+			  TICK_EXCUSED_GPS, HOST_STALL_MS);
+	for (int i = 0; i < n; i++) {
+		int cpu = cpus[i];
+		u64 ex = READ_ONCE(rcu_tree_data[cpu].n_fqs_excused) -
+			 excused0[i];
+		u64 tk = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - ticks0[i];
+		long cbq = READ_ONCE(rcu_tree_data[cpu].cblist.len);
+
+		ktap_diag("cpu%d: %lu ticks, excused by FQS %lu times in %lu grace periods, %ld callbacks queued",
+			  cpu, tk, ex, gps, cbq);
+		fail |= KT_EXPECT(tk > 0,
+				  "cpu%d took no tick: not the case under test",
+				  cpu);
+		fail |= KT_EXPECT(gps && ex * 10 >= gps * 9,
+				  "cpu%d ticking in idle: excused %lu times in %lu grace periods",
+				  cpu, ex, gps);
+	}
+	/*
+	 * A chain ends with its next grace period: if they stopped coming,
+	 * only ask it to (its head is static), not to wait HOST_STALL_MS
+	 * for each one.
+	 */
+	for (int i = 0; cbs && i < n; i++)
+		if (gps >= TICK_EXCUSED_GPS)
+			fail |= KT_EXPECT(cb_chain_stop(&chains[i]),
+					  "cpu%d's callback chain ended",
+					  cpus[i]);
+		else
+			WRITE_ONCE(chains[i].stop, 1);
 	return fail;
 }

@@ -11,48 +11,79 @@
 
 struct held_reader held;
 
+/*
+ * Spin until *flag or HELD_REGION_MAX_MS (the test never looked).  The
+ * acquire pairs with the test's release of the flag (nothing else to
+ * order: the flag is the whole message).
+ */
+static void held_spin(volatile int *flag)
+{
+	u64 t0 = ktime_get_ns();
+
+	while (!smp_load_acquire(flag) &&
+	       ktime_get_ns() - t0 < HELD_REGION_MAX_MS * NSEC_PER_MSEC)
+		arch_cpu_relax();
+}
+
+/* The unlock inside the region, then hold the region until released. */
+static void held_unlock_in_region(void)
+{
+	rcu_read_unlock();
+	held.blocked_in_region =
+		READ_ONCE(current->rcu_read_unlock_special.b.blocked);
+	/* Release: the finding before the flag the test acquires. */
+	smp_store_release(&held.unlocked, 1);
+	held_spin(&held.region_release);
+}
+
 static int held_reader(void *arg)
 {
+	unsigned long flags;
+
 	(void)arg;
 	rcu_read_lock();
 	smp_store_release(&held.started, 1);
 	while (!smp_load_acquire(&held.release)) {
-		if (held.sleep)
-			msleep(1);
+		if (held.preempt)
+			preempted_wait_ms(1);
 		else
 			arch_cpu_relax();
 	}
-	if (held.irqoff_ms) {
-		unsigned long flags;
-		u64 t0;
-
-		/*
-		 * No tick and no context switch from here: only the
-		 * unlock itself can have taken the task off blkd_tasks.
-		 * Until the test has looked, not for a fixed time: a host
-		 * that stalls the test's vCPU must not end the spin first.
-		 */
+	switch (held.unlock) {
+	case HELD_UNLOCK_IRQS_OFF:
 		local_irq_save(flags);
-		rcu_read_unlock();
-		smp_store_release(&held.unlocked, 1);
-		t0 = ktime_get_ns();
-		while (!smp_load_acquire(&held.irqoff_release) &&
-		       ktime_get_ns() - t0 < held.irqoff_ms * NSEC_PER_MSEC)
-			arch_cpu_relax();
+		held_unlock_in_region();
 		local_irq_restore(flags);
-	} else {
+		break;
+	case HELD_UNLOCK_PREEMPT_OFF:
+		preempt_disable();
+		held_unlock_in_region();
+		preempt_enable();
+		break;
+	default:
 		rcu_read_unlock();
+		held.left_at_unlock =
+			!READ_ONCE(current->rcu_read_unlock_special.b.blocked);
+		/* Release: the finding before the flag the test acquires. */
 		smp_store_release(&held.unlocked, 1);
+		break;
+	}
+	if (held.unlock != HELD_UNLOCK) {
+		/* Release: the region's end before the time the test reads. */
+		smp_store_release(&held.region_end_ns, ktime_get_ns());
+		held_spin(&held.exit);
 	}
 	smp_store_release(&held.done, 1);
 	return 0;
 }
 
-void held_start(int cpu, bool sleep)
+void held_start(int cpu, bool preempt)
 {
 	held.started = held.release = held.unlocked = held.done = 0;
-	held.irqoff_release = 0;
-	held.sleep = sleep;
+	held.region_release = held.exit = 0;
+	held.region_end_ns = 0;
+	held.left_at_unlock = held.blocked_in_region = false;
+	held.preempt = preempt;
 	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
 	while (!smp_load_acquire(&held.started))
 		msleep(1);
@@ -60,9 +91,32 @@ void held_start(int cpu, bool sleep)
 
 int held_stop(void)
 {
-	smp_store_release(&held.irqoff_release, 1);
+	/* Releases: what the test did before, seen by the reader after. */
+	smp_store_release(&held.region_release, 1);
+	smp_store_release(&held.exit, 1);
 	smp_store_release(&held.release, 1);
-	return KT_EXPECT(wait_flag(&held.done, 5000), "held reader exits");
+	if (KT_EXPECT(wait_flag(&held.done, HOST_STALL_MS),
+		      "held reader exits"))
+		return 1;
+	held.unlock = HELD_UNLOCK;	/* the default for the next one */
+	return 0;
+}
+
+bool held_queued(struct rcu_node *rnp, bool *holds)
+{
+	unsigned long flags;
+	bool queued = false;
+	struct task *t;
+
+	*holds = false;
+	spin_lock_irqsave(&rnp->lock, flags);
+	list_for_each_entry(t, &rnp->blkd_tasks, rcu_node_entry)
+		if (t == held.task) {
+			queued = true;
+			*holds = t->rcu_blocks_gp;
+		}
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	return queued;
 }
 
 bool task_sleeping(struct task *t)

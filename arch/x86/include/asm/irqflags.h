@@ -37,9 +37,14 @@ static inline void arch_local_irq_restore(unsigned long flags)
 		arch_local_irq_enable();
 }
 
+static inline int arch_irqs_disabled_flags(unsigned long flags)
+{
+	return !(flags & X86_RFLAGS_IF);
+}
+
 static inline int arch_irqs_disabled(void)
 {
-	return !(arch_local_save_flags() & X86_RFLAGS_IF);
+	return arch_irqs_disabled_flags(arch_local_save_flags());
 }
 
 #endif
