@@ -9,6 +9,13 @@
  * emulation, or a descheduled vCPU) cancels out.  The LAPIC timer is
  * masked throughout.  Several windows of at least 10 ms; the median of
  * each rate is kept, so one window disturbed between two reads is outvoted.
+ *
+ * Channel 2 wraps every 55 ms (65536 counts), so a vCPU that the host
+ * stalls that long between two reads sees the count come round and
+ * measures a window short by 65536 counts: a TSC four to seven times too
+ * fast (11 GHz was seen at a load average of 20).  Such a stall is one gap
+ * between two consecutive reads that holds most of the window, so a
+ * window where any one gap holds half of it or more is tried again.
  */
 #include "asm/arch.h"
 #include "arch/x86/asm.h"
@@ -27,6 +34,7 @@
 #define WINDOWS		7
 
 static u64 tsc_hz;
+static unsigned int calib_stalled_windows;	/* tried again: a host stall */
 
 
 static u16 pit_read(void)
@@ -51,11 +59,16 @@ static void sample(struct sample *s)
 	s->tsc = rdtsc();
 }
 
-/* One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks. */
+/*
+ * One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks.
+ * False if the PIT did not move, or if one gap between reads held half the
+ * window or more (the count may have wrapped unseen in it).
+ */
 static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 {
 	u16 window = (u16)(PIT_HZ * WINDOW_MS / 1000);
 	struct sample a, b;
+	u64 prev_tsc, max_gap = 0;
 	u8 gate = inb(PIT_GATE);
 
 	outb(PIT_GATE, gate & ~0x03);	/* speaker off, gate low */
@@ -65,6 +78,7 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	outb(PIT_GATE, (gate & ~0x02) | 0x01);	/* gate high: count */
 	lapic_write(LAPIC_TIMER_ICR, 0xffffffff);
 	sample(&a);
+	prev_tsc = a.tsc;
 	/*
 	 * Bounded by the TSC, not by a count of reads: on a loaded host a
 	 * read of an emulated device can take tens of microseconds, and ten
@@ -74,6 +88,9 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	 */
 	for (;;) {
 		sample(&b);
+		if (b.tsc - prev_tsc > max_gap)
+			max_gap = b.tsc - prev_tsc;
+		prev_tsc = b.tsc;
 		if ((u16)(a.pit - b.pit) >= window)
 			break;
 		if (b.tsc - a.tsc > (1ULL << 33)) {
@@ -83,6 +100,16 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 		}
 	}
 	lapic_write(LAPIC_TIMER_ICR, 0);
+	/*
+	 * The loop ends at the first read past the window, so a missed wrap
+	 * means one gap of at least 65536 - window counts in a window of at
+	 * most 65536 + window: 69% of it.  An honest window has its gaps
+	 * far below half (microsecond reads), unless the host stalled it.
+	 */
+	if (max_gap * 2 >= b.tsc - a.tsc) {
+		calib_stalled_windows++;
+		return false;
+	}
 	u64 pit_ticks = (u16)(a.pit - b.pit);
 
 	*lapic_hz = (u64)(a.lapic - b.lapic) * PIT_HZ / pit_ticks;
@@ -100,13 +127,13 @@ void lapic_timer_calibrate(void)
 		int tries = 0;
 
 		/*
-		 * A vCPU the host stalls for a whole PIT period (55 ms) may
-		 * find the count wrapped back inside the window: try again.
+		 * A window the host stalled is tried again; each try is
+		 * bounded (2^33 TSC cycles), and so is their number.
 		 */
 		while (!pit_window(&lapic[i], &tsc[i]))
-			if (++tries == 5)
-				panic("calibrate: PIT channel 2 never moved a %d ms window",
-				      WINDOW_MS);
+			if (++tries == 20)
+				panic("calibrate: no clean %d ms PIT channel 2 window in %d tries (%u stalled by the host)",
+				      WINDOW_MS, tries, calib_stalled_windows);
 	}
 	sort_u64(lapic, WINDOWS);
 	sort_u64(tsc, WINDOWS);
@@ -120,8 +147,8 @@ void lapic_timer_calibrate(void)
 	if (tsc_hz < 100000000ULL || tsc_hz > 10000000000ULL)
 		panic("calibrate: TSC %lu Hz is implausible", tsc_hz);
 	lapic_set_timer_freq(lhz);
-	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median\n",
-	       WINDOWS, WINDOW_MS);
+	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median; %u stalled windows tried again\n",
+	       WINDOWS, WINDOW_MS, calib_stalled_windows);
 	printk("calibrate: LAPIC timer %lu.%03lu MHz (divider %d), TSC %lu.%03lu MHz\n",
 	       lhz / 1000000, lhz / 1000 % 1000, TIMER_DIVIDER,
 	       tsc_hz / 1000000, tsc_hz / 1000 % 1000);
