@@ -11,11 +11,16 @@
  * each rate is kept, so one window disturbed between two reads is outvoted.
  *
  * Channel 2 wraps every 55 ms (65536 counts), so a vCPU that the host
- * stalls that long between two reads sees the count come round and
- * measures a window short by 65536 counts: a TSC four to seven times too
- * fast (11 GHz was seen at a load average of 20).  Such a stall is one gap
- * between two consecutive reads that holds most of the window, so a
- * window where any one gap holds half of it or more is tried again.
+ * stalls that long inside a window sees the count come round unseen and
+ * measures the window 65536 counts short: both rates at least 6.5 times
+ * too high (a TSC of 11 GHz was seen at a load average of 20, when most
+ * of the seven windows wrapped).  A wrap only ever raises a window's
+ * rates, and an honest window is within a few percent of the truth, so a
+ * window whose LAPIC rate is over WRAP_FACTOR times the lowest one seen
+ * wrapped: it is left out, and more windows are taken until WINDOWS are
+ * clean (at most MAX_WINDOWS in all).  So is a window whose TSC rate is
+ * over the 10 GHz this code accepts at all: when every window wraps, the
+ * lowest is no reference, but a TSC below 1.5 GHz times 6.5 still is.
  */
 #include "asm/arch.h"
 #include "arch/x86/asm.h"
@@ -32,9 +37,11 @@
 #define PIT_GATE	0x61
 #define WINDOW_MS	10
 #define WINDOWS		7
+#define MAX_WINDOWS	40
+#define WRAP_FACTOR	3
+#define TSC_MAX_HZ	10000000000ULL	/* see the bounds at the end */
 
 static u64 tsc_hz;
-static unsigned int calib_stalled_windows;	/* tried again: a host stall */
 
 
 static u16 pit_read(void)
@@ -59,16 +66,11 @@ static void sample(struct sample *s)
 	s->tsc = rdtsc();
 }
 
-/*
- * One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks.
- * False if the PIT did not move, or if one gap between reads held half the
- * window or more (the count may have wrapped unseen in it).
- */
+/* One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks. */
 static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 {
 	u16 window = (u16)(PIT_HZ * WINDOW_MS / 1000);
 	struct sample a, b;
-	u64 prev_tsc, max_gap = 0;
 	u8 gate = inb(PIT_GATE);
 
 	outb(PIT_GATE, gate & ~0x03);	/* speaker off, gate low */
@@ -78,7 +80,6 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	outb(PIT_GATE, (gate & ~0x02) | 0x01);	/* gate high: count */
 	lapic_write(LAPIC_TIMER_ICR, 0xffffffff);
 	sample(&a);
-	prev_tsc = a.tsc;
 	/*
 	 * Bounded by the TSC, not by a count of reads: on a loaded host a
 	 * read of an emulated device can take tens of microseconds, and ten
@@ -88,9 +89,6 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	 */
 	for (;;) {
 		sample(&b);
-		if (b.tsc - prev_tsc > max_gap)
-			max_gap = b.tsc - prev_tsc;
-		prev_tsc = b.tsc;
 		if ((u16)(a.pit - b.pit) >= window)
 			break;
 		if (b.tsc - a.tsc > (1ULL << 33)) {
@@ -100,16 +98,6 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 		}
 	}
 	lapic_write(LAPIC_TIMER_ICR, 0);
-	/*
-	 * The loop ends at the first read past the window, so a missed wrap
-	 * means one gap of at least 65536 - window counts in a window of at
-	 * most 65536 + window: 69% of it.  An honest window has its gaps
-	 * far below half (microsecond reads), unless the host stalled it.
-	 */
-	if (max_gap * 2 >= b.tsc - a.tsc) {
-		calib_stalled_windows++;
-		return false;
-	}
 	u64 pit_ticks = (u16)(a.pit - b.pit);
 
 	*lapic_hz = (u64)(a.lapic - b.lapic) * PIT_HZ / pit_ticks;
@@ -117,38 +105,70 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	return true;
 }
 
+/* How many of the n windows are clean: not over WRAP_FACTOR x the lowest. */
+static int calib_clean(const u64 *lapic, int n, u64 *lowest)
+{
+	int clean = 0;
+
+	*lowest = lapic[0];
+	for (int i = 1; i < n; i++)
+		if (lapic[i] < *lowest)
+			*lowest = lapic[i];
+	for (int i = 0; i < n; i++)
+		clean += lapic[i] <= *lowest * WRAP_FACTOR;
+	return clean;
+}
+
 void lapic_timer_calibrate(void)
 {
-	u64 lapic[WINDOWS], tsc[WINDOWS];
+	u64 lapic[MAX_WINDOWS], tsc[MAX_WINDOWS], lowest;
+	int n = 0, tries = 0, clean = 0, too_fast = 0;
 
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 	lapic_write(LAPIC_TIMER_DCR, 0x3);
-	for (int i = 0; i < WINDOWS; i++) {
-		int tries = 0;
-
+	while (clean < WINDOWS) {
+		if (n + too_fast >= MAX_WINDOWS)
+			panic("calibrate: %d of %d PIT channel 2 windows wrapped (the host stalled the vCPU 55 ms or more in each)",
+			      n - clean + too_fast, n + too_fast);
 		/*
-		 * A window the host stalled is tried again; each try is
-		 * bounded (2^33 TSC cycles), and so is their number.
+		 * A window in which the count never moved enough is tried
+		 * again; each try is bounded (2^33 TSC cycles), and so is
+		 * their number.
 		 */
-		while (!pit_window(&lapic[i], &tsc[i]))
-			if (++tries == 20)
-				panic("calibrate: no clean %d ms PIT channel 2 window in %d tries (%u stalled by the host)",
-				      WINDOW_MS, tries, calib_stalled_windows);
+		if (!pit_window(&lapic[n], &tsc[n])) {
+			if (++tries == 10)
+				panic("calibrate: PIT channel 2 never moved a %d ms window",
+				      WINDOW_MS);
+			continue;
+		}
+		if (tsc[n] > TSC_MAX_HZ) {
+			too_fast++;	/* wrapped: no TSC runs this fast */
+			continue;
+		}
+		clean = calib_clean(lapic, ++n, &lowest);
 	}
-	sort_u64(lapic, WINDOWS);
-	sort_u64(tsc, WINDOWS);
-	u64 lhz = lapic[WINDOWS / 2];
+	/* Keep the clean windows only, in place. */
+	for (int i = 0, j = 0; i < n; i++) {
+		if (lapic[i] > lowest * WRAP_FACTOR)
+			continue;
+		lapic[j] = lapic[i];
+		tsc[j++] = tsc[i];
+	}
+	/* The median rates of the clean ones (n - clean wrapped). */
+	sort_u64(lapic, clean);
+	sort_u64(tsc, clean);
+	u64 lhz = lapic[clean / 2];
 
-	tsc_hz = tsc[WINDOWS / 2];
+	tsc_hz = tsc[clean / 2];
 	/* Bounds: anything outside these is a broken reference. */
 	if (lhz < 1000000 || lhz > 10000000000ULL)
 		panic("calibrate: LAPIC timer %lu Hz is implausible", lhz);
 	/* Above 10 GHz, (tsc_hz - 1) * 1e9 overflows in arch_cycles_to_ns(). */
-	if (tsc_hz < 100000000ULL || tsc_hz > 10000000000ULL)
+	if (tsc_hz < 100000000ULL || tsc_hz > TSC_MAX_HZ)
 		panic("calibrate: TSC %lu Hz is implausible", tsc_hz);
 	lapic_set_timer_freq(lhz);
-	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median; %u stalled windows tried again\n",
-	       WINDOWS, WINDOW_MS, calib_stalled_windows);
+	printk("calibrate: source PIT ch2 (latched counts), %d x %d ms windows, median; %d wrapped windows left out\n",
+	       clean, WINDOW_MS, n - clean + too_fast);
 	printk("calibrate: LAPIC timer %lu.%03lu MHz (divider %d), TSC %lu.%03lu MHz\n",
 	       lhz / 1000000, lhz / 1000 % 1000, TIMER_DIVIDER,
 	       tsc_hz / 1000000, tsc_hz / 1000 % 1000);

@@ -53,7 +53,7 @@ static void busy_1s(void *arg)
 	w->t1 = ktime_get_ns();
 	snapshot_ticks(w->after);
 	/* While this CPU's tick still runs: it stops when we go idle. */
-	w->gaps.timer_ns = arch_timer_period_ns();
+	w->gaps.timer_ns = timer_period_measured();
 }
 
 /*

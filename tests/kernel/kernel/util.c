@@ -231,9 +231,24 @@ u64 tick_period_us(const struct tick_gaps *g)
 	return pair[(g->n - 1) / 4];	/* lower quartile: see util.h */
 }
 
+u64 timer_period_measured(void)
+{
+	u64 ns = 0;
+
+	/*
+	 * 0 says no reload was timed in the window: at 255 vCPUs on two host
+	 * cores the host ran this one in slices too short for two clean
+	 * reloads (seen once, in half a second).  That is no period; measure
+	 * again, a bounded number of times.
+	 */
+	for (int i = 0; i < TIMER_PERIOD_TRIES && !ns; i++)
+		ns = arch_timer_period_ns();
+	return ns;
+}
+
 static void timer_period_here(void *arg)
 {
-	*(u64 *)arg = arch_timer_period_ns();
+	*(u64 *)arg = timer_period_measured();
 }
 
 int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns)

@@ -61,6 +61,14 @@ struct tick_gaps {
 	u64 timer_ns;
 };
 
+/*
+ * arch_timer_period_ns() on this CPU (IRQs on, its tick running), tried up
+ * to TIMER_PERIOD_TRIES times while it finds no reload to time: 0 only if
+ * every try found none.
+ */
+#define TIMER_PERIOD_TRIES	8
+u64 timer_period_measured(void);
+
 /* Start collecting cpu's intervals from now. */
 void tick_gaps_start(struct tick_gaps *g, int cpu);
 /* Copy the intervals cpu took since the last call. */
