@@ -670,7 +670,9 @@ nmi_next:	skip;
  *	q: the grace period is waiting,
  *	r: ctr_d is D_BOT,
  * the property is (([]<>p && []<>!p) || <>s) && []<>!h &&
- * !(<>[]q && []<>r) -> [](q -> <>!q).  (A mainline that cycles
+ * !(<>[]q && []<>r) -> [](q -> <>!q).  A stopped mainline stays stopped,
+ * so ([]<>p && []<>!p) || <>s is []<>(p || s) && []<>(!p || s), the form
+ * below, which spin translates in seconds rather than minutes.  (A mainline that cycles
  * implies []<>!h, since it runs only outside handlers; a stopped one
  * does not, and without []<>!h spin finds a handler that nested
  * interrupts keep from returning for ever, busy, which no grace period
@@ -685,7 +687,8 @@ nmi_next:	skip;
 #define gp_waiting	(grace_period_state == GP_WAITING)
 #define d_bottom	(ctr_d == D_BOT)
 ltl gp_ends {
-	!((([]<> nohz_at_ack) && ([]<> !nohz_at_ack) || (<> nohz_stopped)) &&
+	!(([]<> (nohz_at_ack || nohz_stopped)) &&
+	  ([]<> (!nohz_at_ack || nohz_stopped)) &&
 	  ([]<> !in_dyntick_irq) &&
 	  (<>[] (gp_waiting && !d_bottom)))
 }
