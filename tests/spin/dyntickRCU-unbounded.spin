@@ -77,7 +77,7 @@
  * rcu_update_flag and in_interrupt, with the interrupt nesting depth d
  * abstracted (dyntick_irq() keeps depth = min(d, NEST_TOP)).  A value is
  * either absolute (a byte, wrapping as the concrete byte does) or, once
- * depth is NEST_TOP, relative to d: REL(r) stands for d + r, r in -1..2.
+ * depth is NEST_TOP, relative to d: REL(r) stands for d + r, r in -1..3.
  * Since NEST_TOP >= 2, REL(r) is never 0, so every test of these
  * variables (== 0, != 0, > 0) reads the encoding directly.  An update
  * that leaves the encodable range fails "nesting encoding", which is
@@ -85,7 +85,7 @@
  */
 #define REL_BASE	64
 #define REL(r)		(REL_BASE + (r))
-#define IS_REL(v)	((v) >= REL(-1) && (v) <= REL(2))
+#define IS_REL(v)	((v) >= REL(-1) && (v) <= REL(3))
 byte rcu_update_flag = 0;
 byte in_interrupt = 0;
 
@@ -93,7 +93,7 @@ byte in_interrupt = 0;
 inline n_inc(v)
 {
 	if
-	:: IS_REL(v) -> assert(v < REL(2));	/* nesting encoding */
+	:: IS_REL(v) -> assert(v < REL(3));	/* nesting encoding */
 	:: else -> assert(v != REL(-1) - 1);	/* nesting encoding */
 	fi;
 	v++;
@@ -103,7 +103,7 @@ inline n_dec(v)
 {
 	if
 	:: IS_REL(v) -> assert(v > REL(-1));	/* nesting encoding */
-	:: else -> assert(v != REL(2) + 1);	/* nesting encoding */
+	:: else -> assert(v != REL(3) + 1);	/* nesting encoding */
 	fi;
 	v--;
 }
@@ -112,7 +112,7 @@ inline n_dec(v)
 inline n_to_rel(v)
 {
 	if
-	:: !IS_REL(v) && v + 1 >= NEST_TOP && v <= NEST_TOP + 2 ->
+	:: !IS_REL(v) && v >= NEST_TOP && v <= NEST_TOP + 3 ->
 		v = REL(v - NEST_TOP);
 	:: else -> skip;
 	fi;
