@@ -126,3 +126,6 @@ CHECKS.append(check('U model 7, abstract counter', 'dyntickRCU-unbounded.spin',
 CHECKS.append(check('T tree idle protocol', 'dyntickRCU-tree.spin', B_NMI,
                     'pass', 'Linux 6.12 design', opt='-O0', kind='extra'))
 RATIOS.append(('T tree idle protocol', '7 NMIs'))
+CHECKS.append(check('T tree, Linux 6.12 rules', 'dyntickRCU-tree.spin', B_NMI,
+                    'pass', 'Linux 6.12 tick and IPI rules', opt='-O0',
+                    kind='extra', defs=['-DLINUX_RULES']))

@@ -23,11 +23,15 @@
  *				WARN_ON_ONCE(!rcu_is_watching_curr_cpu());
  *				at nesting 1, nmi_nesting = 0 and step the
  *				counter back to idle; else subtract 2
- *   the tick			rcu_flavor_sched_clock_irq(), with
- *				rcu_is_cpu_rrupt_from_idle(): an outermost
- *				interrupt that finds the CPU idle, or its
- *				task outside a read-side critical section,
- *				reports a quiescent state (rcu_qs())
+ *   the tick, or the		any interrupt, at any nesting level, may be
+ *   expedited IPI		the tick or the expedited grace period's IPI;
+ *				it reports a quiescent state by the rule of
+ *				the code (below)
+ *   softirqs			irq_exit() of the outermost interrupt may run
+ *				softirqs, IRQs on, the softirq count raised
+ *				(kernel/irq.c, kernel/softirq.c): nested
+ *				interrupts may land there; the softirq holds
+ *				a reader
  *   FQS, first pass		rcu_watching_snap_save(): snapshot the
  *				counter; a CPU not watching (an extended
  *				quiescent state) is excused
@@ -50,6 +54,22 @@
  * the grace period's two tests (snapshot not watching, counter moved)
  * read exactly what it keeps.
  *
+ * The quiescent-state rule.  By default, dynrcu's: the tick
+ * (rcu_tree_sched_clock_irq(), rcu_flavor_sched_clock_irq()) and the
+ * expedited IPI (rcu_exp_handler(), tree_exp.c) report one when the
+ * task's rcu_read_lock_nesting is 0, and every reader, the task's, a
+ * handler's, a softirq's, counts on the task (rcu_nesting here).  With
+ * -DLINUX_RULES, Linux 6.12's for PREEMPT_RCU: the softirq's reader is
+ * BH-disabled (the softirq count, not rcu_read_lock()); the tick
+ * (rcu_flavor_sched_clock_irq()) reports when rcu_preempt_depth() is 0
+ * and preempt_count() has no PREEMPT or SOFTIRQ bits; the IPI
+ * (rcu_exp_handler()) when rcu_preempt_depth() is 0 and either no such
+ * bits or rcu_is_cpu_rrupt_from_idle(): nmi_nesting <= 1 and
+ * ct_nesting() == 0.  No preempt_disable() region is modelled, so the
+ * PREEMPT bits are always 0.  The model has one grace period; a report
+ * from the IPI ends it as the tick's does, since an expedited grace
+ * period owes its readers the same.
+ *
  * Checks: the readers' safety assertion (a reader that started before a
  * grace period must not see it end), the WARN_ON_ONCE()s above, and,
  * unbounded, the LTL property gp_ends under weak fairness: a grace period
@@ -62,8 +82,11 @@
 #ifdef MAX_DYNTICK_LOOP_NOHZ
 #define BOUNDED
 #endif
+/* Unbounded, interrupts nest at most MAX_IRQ_NEST deep: no less than the
+ * bounded runs' (3,3,3), and deep enough for an interrupt nested in a
+ * softirq nested in the outermost one's exit. */
 #ifndef MAX_IRQ_NEST
-#define MAX_IRQ_NEST	2
+#define MAX_IRQ_NEST	3
 #endif
 
 #define NONIDLE		16	/* CT_NESTING_IRQ_NONIDLE */
@@ -76,8 +99,28 @@ bit snap_par = 0;
 byte nmi_nesting = 0;		/* ct->nmi_nesting; the CPU starts idle */
 bit ct_nesting = 0;		/* ct->nesting: 1 in the kernel, 0 idle */
 bit irqs_off = 0;		/* mainline inside ct_kernel_enter/exit() */
-bit in_reader = 0;		/* mainline's task in rcu_read_lock() */
+byte rcu_nesting = 0;		/* current->rcu_read_lock_nesting */
+bit softirq = 0;		/* the softirq count of the outermost exit */
 bit qs_reported = 0;		/* rcu_qs() for the current grace period */
+
+#ifdef LINUX_RULES
+/* a BH-disabled reader: the softirq count alone */
+#define SOFT_READER_LOCK	skip
+#define SOFT_READER_UNLOCK	skip
+/* rcu_is_cpu_rrupt_from_idle() */
+#define RRUPT_FROM_IDLE		(nmi_nesting <= 1 && ct_nesting == 0)
+/* rcu_flavor_sched_clock_irq(), PREEMPT_RCU */
+#define TICK_QS			(rcu_nesting == 0 && !softirq)
+/* rcu_exp_handler(), PREEMPT_RCU */
+#define IPI_QS			(rcu_nesting == 0 && (!softirq || RRUPT_FROM_IDLE))
+#else
+#define SOFT_READER_LOCK	rcu_nesting++
+#define SOFT_READER_UNLOCK	rcu_nesting--
+/* rcu_tree_sched_clock_irq(), rcu_flavor_sched_clock_irq() */
+#define TICK_QS			(rcu_nesting == 0)
+/* rcu_exp_handler() */
+#define IPI_QS			(rcu_nesting == 0)
+#endif
 
 bit in_dyntick_irq = 0;
 bit in_dyntick_nmi = 0;
@@ -116,14 +159,17 @@ bit dyntick_nmi_done = 0;
 #define GP_LOOP_BEGIN	do :: gps < 2 -> gps++;
 #define GP_LOOP_END	:: else -> break; od;
 #else
+/* Mainline may stay idle for good, and interrupts and NMIs stop for good
+ * (between handlers), so that weak fairness forces none of them on. */
 #define NOHZ_MORE	1
-#define NOHZ_DONE	0
+#define NOHZ_DONE	1
+bit nohz_stopped = 0;
 #define NOHZ_STEP	skip
 #define IRQ_MORE	(i - j < MAX_IRQ_NEST)
-#define IRQ_DONE	0
+#define IRQ_DONE	(i == j)
 #define IRQ_RESET	i = i - j; j = 0
 #define NMI_MORE	1
-#define NMI_DONE	0
+#define NMI_DONE	1
 #define NMI_STEP	skip
 #define SHOULDEXIT_CHECK	skip
 #define SHOULDEXIT_CLEAR	skip
@@ -204,12 +250,12 @@ nohz_ack:	EXECUTE_MAINLINE(
 			irqs_off = 0)
 		/* rcu_read_lock() ... rcu_read_unlock() */
 		EXECUTE_MAINLINE(
-			in_reader = 1;
+			rcu_nesting++;
 			old_gp_idle = (grace_period_state == GP_IDLE))
 		EXECUTE_MAINLINE(
 			assert(!old_gp_idle || grace_period_state != GP_DONE);
 			old_gp_idle = 0;
-			in_reader = 0)
+			rcu_nesting--)
 		/* ct_idle_enter() -> ct_kernel_exit(), irqs disabled */
 		EXECUTE_MAINLINE(
 			irqs_off = 1;
@@ -225,13 +271,15 @@ nohz_ack:	EXECUTE_MAINLINE(
 	od;
 #ifdef BOUNDED
 	dyntick_nohz_done = 1;
+#else
+	nohz_stopped = 1;
 #endif
 }
 
 #define EXECUTE_IRQ(stmt)	atomic { !in_dyntick_nmi -> stmt }
 
-/* Interrupts, nested up to MAX_IRQ_NEST deep; an outermost one may be
- * the tick. */
+/* Interrupts, nested up to MAX_IRQ_NEST deep; any of them may be the
+ * tick or the expedited IPI. */
 proctype dyntick_irq()
 {
 	byte tmp;
@@ -265,14 +313,14 @@ proctype dyntick_irq()
 			fi;
 			tmp = 0;
 			incby1 = 0)
-		/* The tick: rcu_flavor_sched_clock_irq(). */
+		/* The tick or the expedited IPI, or another interrupt. */
 		EXECUTE_IRQ(
 			if
-			:: outermost && !in_reader &&
-			   grace_period_state == GP_WAITING ->
+			:: grace_period_state == GP_WAITING ->
 				if
-				:: qs_reported = 1;	/* a tick */
-				:: skip;		/* another interrupt */
+				:: TICK_QS -> qs_reported = 1;	/* tick */
+				:: IPI_QS -> qs_reported = 1;	/* IPI */
+				:: skip;			/* other */
 				fi;
 			:: else -> skip;
 			fi)
@@ -280,20 +328,43 @@ proctype dyntick_irq()
 		EXECUTE_IRQ(
 			if
 			:: outermost ->
+				rcu_nesting++;
 				old_gp_idle = (grace_period_state == GP_IDLE);
 			:: else -> skip;
 			fi;
 			outermost = 0;
 			i++)
 	:: j < i ->
-		EXECUTE_IRQ(
-			if
-			:: j + 1 == i ->
+		if
+		:: j + 1 == i && !softirq ->
+			/* The outermost handler's reader ends here. */
+			EXECUTE_IRQ(
 				assert(!old_gp_idle ||
 				       grace_period_state != GP_DONE);
 				old_gp_idle = 0;
-			:: else -> skip;
-			fi)
+				rcu_nesting--)
+			/* irq_exit(): softirqs run, IRQs on, or none */
+			if
+			:: EXECUTE_IRQ(
+				softirq = 1;
+				SOFT_READER_LOCK;
+				old_gp_idle = (grace_period_state == GP_IDLE))
+			:: skip;
+			fi;
+		:: j + 1 == i && softirq ->
+			/* The softirq's reader ends; softirqs done. */
+			EXECUTE_IRQ(
+				assert(!old_gp_idle ||
+				       grace_period_state != GP_DONE);
+				old_gp_idle = 0;
+				SOFT_READER_UNLOCK;
+				softirq = 0)
+		:: j + 1 != i -> skip;
+		fi;
+		if
+		:: j + 1 == i && softirq -> goto irq_next;	/* in softirq */
+		:: else -> skip;
+		fi;
 		/* ct_irq_exit() -> ct_nmi_exit() */
 		EXECUTE_IRQ(
 			tmp = nmi_nesting;
@@ -311,6 +382,7 @@ proctype dyntick_irq()
 			in_dyntick_irq = (i != j);
 			IRQ_RESET;
 		}
+irq_next:	skip;
 	od;
 #ifdef BOUNDED
 	dyntick_irq_done = 1;
@@ -373,14 +445,21 @@ nmi_next:	skip;
 #ifndef BOUNDED
 /*
  * A grace period that starts ends, as long as mainline keeps passing the
- * top of its idle loop; written, as in dyntickRCU-unbounded.spin, as the
- * negation of "mainline cycles and the grace period waits for ever".
+ * top of its idle loop or stays idle for good, and the CPU keeps leaving
+ * interrupt handlers; written, as in dyntickRCU-unbounded.spin, as the
+ * negation of "all that, and the grace period waits for ever".  The
+ * claims after it must fail: weak fairness forces neither interrupts
+ * nor NMIs.
  */
 #define nohz_at_ack	dyntick_nohz[1]@nohz_ack
 #define gp_waiting	(grace_period_state == GP_WAITING)
 ltl gp_ends {
-	!(([]<> nohz_at_ack) && ([]<> !nohz_at_ack) && (<>[] gp_waiting))
+	!(([]<> (nohz_at_ack || nohz_stopped)) &&
+	  ([]<> (!nohz_at_ack || nohz_stopped)) &&
+	  ([]<> !in_dyntick_irq) && (<>[] gp_waiting))
 }
+ltl irqs_forced { []<> in_dyntick_irq }
+ltl nmis_forced { []<> in_dyntick_nmi }
 #endif
 
 init {

@@ -7,7 +7,9 @@ SPIN_RUNNER := tests.spin.run
 .PHONY: verify verify-big verify-unbounded
 
 # The article's seven models, the weak-memory and atomic-counter
-# models, and every mutant; at most 60 s on two cores.
+# models, the reduced, abstract and tree models at small bounds, and the
+# mutants of all but the last two (theirs run in verify-unbounded); at
+# most 90 s on two cores.
 verify:
 	python3 -m $(SPIN_RUNNER) verify
 
@@ -15,9 +17,12 @@ verify:
 verify-big:
 	python3 -m $(SPIN_RUNNER) big
 
-# Model 7 for any number of idle transitions, interrupts and NMIs (the
-# counter abstraction), its mutants, and the abstraction's validation
-# against the concrete model at (1,1,1), (2,2,2), (3,3,3).  Pass
+# Model 7 for any number of idle transitions, interrupts (nested to any
+# depth) and NMIs (the counter and depth abstraction); the tree protocol
+# with interrupts nested up to 3 deep, under dynrcu's and Linux 6.12's
+# tick rules; their mutants, liveness ones included, and must-pass
+# variants; the abstraction's validation against the concrete model at
+# (1,1,1), (2,2,2), (3,3,3).  Pass
 # SPIN_UNBOUNDED_ARGS=--cube to validate at all 27 bounds up to (3,3,3).
 verify-unbounded:
 	python3 -m tests.spin.unbounded $(SPIN_UNBOUNDED_ARGS)

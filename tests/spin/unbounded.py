@@ -8,7 +8,10 @@ interrupts and NMIs, and the validation of its counter abstraction.
      exhaustive search that must complete.
   2. The checks can fail.  Every mutant of the abstract model
      (mutants/U-*.sed) run unbounded must be caught, by the safety run or
-     by the liveness run.
+     by the liveness run ("# caught-by: liveness": by the liveness run,
+     the safety run passing); a "# expect: pass" variant must pass both.
+     Weak fairness must force neither interrupts nor NMIs: the claims
+     irqs_forced and nmis_forced must fail.
   3. The modern design's idle protocol (dyntickRCU-tree.spin): proved
      the same way, its mutants caught.
   4. The abstraction is validated.  At each bound, the abstract model
@@ -41,7 +44,7 @@ SAFETY_CFLAGS = ['-DNOCLAIM', '-DCOLLAPSE']
 LIVE_CFLAGS = ['-DCOLLAPSE', '-DNFAIR=3']
 # The liveness search is deep (a weakly fair cycle can be long): give pan
 # room, and fail if it still says the depth was too small.
-DEPTH = '-m2000000'
+DEPTH = '-m4000000'
 
 
 def kind_of(res):
@@ -49,7 +52,8 @@ def kind_of(res):
     if not res['errors']:
         return 'pass' if res.get('complete', True) else 'incomplete'
     e = spin.first_error(res['out'])
-    for pat, k in (('lint', 'lint'), ('nmi_visible', 'invariant'),
+    for pat, k in (('lint', 'lint'), ('(64+', 'nesting encoding'),
+                   ('_ce', 'copy invariant'), ('nmi_visible', 'invariant'),
                    ('shouldexit', 'liveness'), ('acceptance', 'liveness'),
                    ('non-progress', 'liveness'),
                    ('old_gp_idle', 'safety'), ('&1', 'parity'),
@@ -76,11 +80,13 @@ def go(c, timeout=TIME_LIMIT_S):
     return res
 
 
-def job(name, model, bounds, live, sed=(), opt='-O2', w=24):
+def job(name, model, bounds, live, sed=(), opt='-O2', w=24, defs=(),
+        claim=None):
     c = spin.check(name, model, bounds, 'pass', opt=opt,
                    cflags=LIVE_CFLAGS if live else SAFETY_CFLAGS,
                    panargs=(['-a', '-f'] if live else []) +
-                   ['-w%d' % w, DEPTH])
+                   (['-N', claim] if claim else []) +
+                   ['-w%d' % w, DEPTH], defs=defs)
     c['safety'] = not live
     c['sed'] = [os.path.join(spin.MUTANTS, s) for s in sed]
     return c
@@ -111,14 +117,14 @@ def mutants(prefix):
                   if f.startswith(prefix) and f.endswith('.sed'))
 
 
-def prove(t, label, model, bounds=None):
-    """Safety and liveness, unbounded; then every mutant caught."""
+def prove(t, label, model, bounds=None, defs=()):
+    """Safety and liveness, unbounded."""
     b = bounds or {}
     for live in (False, True):
         what = 'liveness (LTL, weak fairness)' if live else \
             'safety (assertions)'
         c = job('%s %s' % (label, 'live' if live else 'safe'), model, b,
-                live)
+                live, defs=defs)
         res = go(c)
         ok = res['kind'] == 'pass' and res['complete']
         t(ok, '%-34s %-30s %s  %s' % (label, what, fig(res),
@@ -127,27 +133,50 @@ def prove(t, label, model, bounds=None):
     return
 
 
+def not_forced(t, label, model, claims, defs=()):
+    """Weak fairness must not force these: each claim []<>x must fail."""
+    for claim in claims:
+        c = job('%s %s' % (label, claim), model, {}, True, claim=claim,
+                defs=defs)
+        res = go(c)
+        t(res['kind'] == 'liveness',
+          '%-34s %-30s %s' % (label, 'fairness forces no ' + claim[:-7],
+                              'claim %s fails, as it must' % claim
+                              if res['kind'] == 'liveness' else
+                              'claim %s: %s' % (claim, res['kind'])))
+
+
 def mutants_caught(t, label, model, prefix, bounds=None):
     b = bounds or {}
     for m in mutants(prefix):
         hdr = spin.parse_header(os.path.join(spin.MUTANTS, m))
         if hdr.get('model') != model:
             continue
+        must_pass = hdr.get('expect') == 'pass'
+        live_only = hdr.get('caught-by') == 'liveness'
         kinds = []
         for live in (False, True):
             c = job('%s %s %s' % (label, m[:-4], 'live' if live else
                                   'safe'), model, b, live, sed=[m],
-                    opt='-O0')
+                    opt='-O0', defs=hdr.get('defines', '').split())
             res = go(c, timeout=600)
             kinds.append(res['kind'])
             if res['errors']:
                 break
         k = kinds[-1]
-        ok = k not in ('pass', 'incomplete') and not k.startswith(
-            ('build', 'error'))
+        if must_pass:
+            ok = kinds == ['pass', 'pass']
+            t(ok, '  variant %-37s %s' % (m[:-4], 'passes both runs, as '
+                                          'it must' if ok else
+                                          'FAILS: ' + ', '.join(kinds)))
+            continue
+        ok = k not in ('pass', 'incomplete', 'nesting encoding') and \
+            not k.startswith(('build', 'error'))
+        if live_only and len(kinds) != 2:
+            ok = False
         t(ok, '  mutant %-38s %s' % (m[:-4], 'caught by %s (%s run)' % (
             k, 'liveness' if len(kinds) == 2 else 'safety') if ok else
-            'NOT CAUGHT: ' + ', '.join(kinds)))
+            'NOT CAUGHT as required: ' + ', '.join(kinds)))
 
 
 def validate(t, cube):
@@ -229,6 +258,8 @@ def main():
     print()
     print('1. Model 7, unbounded (%s)' % MU)
     prove(t, 'model 7, abstract, unbounded', MU)
+    not_forced(t, 'model 7, abstract, unbounded', MU,
+               ('irqs_forced', 'nmis_forced'))
     print()
     print('2. Its mutants, unbounded (each must be caught)')
     mutants_caught(t, 'U', MU, 'U-')
@@ -236,6 +267,10 @@ def main():
         print()
         print('3. The modern design (%s), unbounded' % MT)
         prove(t, 'tree idle protocol, unbounded', MT)
+        prove(t, 'tree, Linux 6.12 rules, unbounded', MT,
+              defs=['-DLINUX_RULES'])
+        not_forced(t, 'tree idle protocol, unbounded', MT,
+                   ('irqs_forced', 'nmis_forced'))
         mutants_caught(t, 'T', MT, 'T-')
     table = []
     if '--no-validate' not in args:

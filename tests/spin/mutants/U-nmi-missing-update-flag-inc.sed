@@ -4,6 +4,6 @@
 /Block A: entry/,/NMI_BLOCK_END/{
 /NMI_COUNTER_INC();/{
 n
-s/rcu_update_flag++;/skip;/
+s/n_inc(rcu_update_flag);/skip;/
 }
 }

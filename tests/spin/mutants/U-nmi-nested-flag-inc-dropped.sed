@@ -4,6 +4,6 @@
 /Block A: entry/,/NMI_BLOCK_END/{
 /:: rcu_update_flag > 0 ->/{
 n
-s/rcu_update_flag++;/skip;/
+s/n_inc(rcu_update_flag);/skip;/
 }
 }
