@@ -32,7 +32,7 @@ PAN_TIMEOUT = 120
 def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
           panargs=(), cflags=(), replay=False, caught_by=None, kind='model',
           note='', sed=(), defs=(), explain='', files=(), broken=None,
-          post=None):
+          post=None, passed=None):
     """One verification job.  expect is 'pass' or 'error'.
 
     sed: scripts (relative to tests/spin/) applied in turn to a copy of
@@ -40,7 +40,8 @@ def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
     article's curr/snap walk-through) or a regex of the statements to show
     from the trail; explain: printed after the replay.  files: more files
     (absolute paths) copied beside the model, which it #includes; broken:
-    why the model could not be made (the check fails with that); post:
+    why the model could not be made (the check fails with that); passed:
+    why there is nothing to run (the check passes with that); post:
     called as post(check, result) once pan has run.
     """
     return dict(name=name, model=model, bounds=dict(bounds), expect=expect,
@@ -48,7 +49,8 @@ def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
                 cflags=list(cflags), replay=replay, caught_by=caught_by,
                 kind=kind, note=note,
                 sed=[os.path.join(MODELS, x) for x in sed], defs=list(defs),
-                explain=explain, files=list(files), broken=broken, post=post)
+                explain=explain, files=list(files), broken=broken, post=post,
+                passed=passed)
 
 
 def parse_header(path):
@@ -144,8 +146,9 @@ def build_one(c):
     """spin -a and gcc for one check; returns the partial result."""
     res = dict(states=None, depth=None, mem=None, secs=None, errors=None,
                msg='', ok=False, out='', dir=None, built=False)
-    if c.get('broken'):
-        res['msg'] = c['broken']
+    if c.get('broken') or c.get('passed'):
+        res['msg'] = c['broken'] or c['passed']
+        res['ok'] = not c['broken']
         return res
     d, err = prepare(c)
     res['dir'] = d

@@ -16,13 +16,15 @@ run.py); run alone, this prints the same lines and "N passed, N failed".
 A mutant's line, one or more in its preamble (tests/mutants/run.py
 ignores it):
     Spin: MODEL NOHZ,IRQ,NMI MM VERDICT
-MODEL is a key of SPECS, MM one of SC, TSO, TSO+LB (optionally with
-",nodrain": interrupt delivery does not drain the store buffer), VERDICT
+MODEL is a key of SPECS, MM one of SC, TSO, TSO+LB (then options:
+mm_defs() says which), VERDICT
 "caught" (by any check), "caught:safety", "caught:liveness",
-"caught:warn" (a WARN() of the C), or "survives" (the run must pass).
+"caught:warn" (a WARN() of the C), "caught:flip" (the flip model's
+torture invariant), or "survives" (the run must pass).
 """
 
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -69,6 +71,86 @@ SPECS = {
         variants={'rcu_irq_enter_nmi': ('rcu_irq_enter', 'C_NMI'),
                   'rcu_irq_exit_nmi': ('rcu_irq_exit', 'C_NMI')},
     ),
+    'flip2008': dict(
+        name='flip2008',
+        files={
+            'rcu/rcupreempt/dynticks.c': [],
+            'rcu/rcupreempt/rcupreempt.c': [
+                '__rcu_read_lock', '__rcu_read_unlock', 'rcu_try_flip_idle',
+                'rcu_try_flip_waitack', 'rcu_try_flip_waitzero',
+                'rcu_try_flip_waitmb', 'rcu_check_mb',
+                'rcupreempt_torture_gp_passed'],
+        },
+        objects={'rcu_data': 'NCPU', 'rcu_ctrlblk': None, 'task': 'NTASK'},
+        calls={'rcu_pending': ('expr', 'RCU_PENDING({0})',
+                               'the callback keeps the machine going')},
+        constants={'rcu_read_lock_delay_hook':
+                   ('0', 'the torture test\'s hook is off')},
+        export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
+        private={('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP',
+                 ('task', 'rcu_read_lock_nesting'): 'C_MAIN',
+                 ('task', 'rcu_flipctr_idx'): 'C_MAIN'},
+    ),
+    'tree612': dict(
+        name='tree612',
+        files={
+            'rcu/tree/context_tracking.c': [
+                'ct_idle_enter', 'ct_idle_exit', 'ct_irq_enter',
+                'ct_irq_exit', 'ct_nmi_enter', 'ct_nmi_exit'],
+            'rcu/tree/tree.c': [
+                'rcu_watching_snap_save', 'rcu_watching_snap_recheck',
+                'rcu_tree_sched_clock_irq'],
+            'rcu/tree/tree_plugin.c': [
+                '__rcu_tree_read_lock', '__rcu_tree_read_unlock'],
+        },
+        objects={'context_tracking': 'NCPU', 'rcu_tree_data': 'NCPU',
+                 'rcu_node': '1', 'task': 'NTASK', 'rcu_state': None},
+        params={'rcu_watching_snap_save': {'rdp': 'rcu_tree_data'},
+                'rcu_watching_snap_recheck': {'rdp': 'rcu_tree_data'}},
+        index_fields={('rcu_tree_data', 'cpu'): 'rdp->cpu is rdp\'s index'},
+        pointer_fields={('rcu_tree_data', 'mynode'):
+                        ('rcu_node', '0', 'one leaf')},
+        field_values={
+            ('rcu_tree_data', 'gp_seq'):
+            ('0', 'the CPU has noticed only the grace period before the '
+             'modelled one (rcu_note_gp_changes_locked() is left out)'),
+            ('rcu_tree_data', 'core_needs_qs'):
+            ('0', 'likewise'),
+            ('rcu_state', 'stall_next_ns'):
+            ('0', 'no stall deadline: the stall detector is left out'),
+            ('task', 'rcu_read_unlock_special.s'):
+            ('0', 'nothing asks the reader for a deferred quiescent '
+             'state (rcu_flavor_sched_clock_irq() is left out)')},
+        constants={'rcu_read_lock_delay_hook':
+                   ('0', 'the torture test\'s hook is off')},
+        big_constants={(((1 << 64) - 1) >> 2) + 1:
+                       ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
+                        'above the interrupt nesting behaves the same')},
+        calls={
+            'rcu_flavor_sched_clock_irq':
+            ('expr', '0', 'the deferred quiescent states: left out'),
+            'rcu_report_qs_rdp':
+            ('step', 'REPORT_QS(me_cpu, me_ctx)', 'the harness\'s report'),
+            'spin_lock': ('expr', '0', 'the leaf\'s lock: REPORT_QS '
+                          'is atomic and a full barrier'),
+            'spin_unlock': ('expr', '0', 'likewise'),
+            'rcu_note_gp_changes_locked':
+            ('expr', '0', 'the CPU\'s view of gp_seq: left out'),
+            'raise_softirq': ('expr', '0', 'callbacks: left out'),
+            'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
+                                    'callbacks')},
+        private={('rcu_tree_data', 'watching_snap'): 'C_GP'},
+        cpu_private={('context_tracking', 'nesting'): 'CPU 1 only',
+                     ('context_tracking', 'nmi_nesting'): 'CPU 1 only',
+                     ('task', 'rcu_read_lock_nesting'):
+                     'CPU 1\'s task, its handlers and its tick'},
+        variants={'ct_nmi_enter_nmi': ('ct_nmi_enter', 'C_NMI'),
+                  'ct_nmi_exit_nmi': ('ct_nmi_exit', 'C_NMI'),
+                  '__rcu_tree_read_lock_nmi':
+                  ('__rcu_tree_read_lock', 'C_NMI'),
+                  '__rcu_tree_read_unlock_nmi':
+                  ('__rcu_tree_read_unlock', 'C_NMI')},
+    ),
 }
 
 # The checks of make verify: (model, bounds (NOHZ, IRQ, NMI), memory
@@ -81,6 +163,14 @@ RUNS = [
     ('dynticks2008', (0, 1, 1), ('SC', 'TSO', 'TSO+LB'),
      'an interrupt from idle, and an NMI inside it'),
     ('dynticks2008', (1, 1, 1), ('SC', 'TSO'),
+     'everything at once'),
+    ('flip2008', (1, 0, 0), ('SC', 'TSO', 'TSO+LB', 'TSO+LB,hoist'),
+     'one reader against the flip machine and the callback\'s stages'),
+    ('tree612', (1, 0, 0), ('SC', 'TSO', 'TSO+LB'),
+     'the idle loop alone'),
+    ('tree612', (0, 1, 1), ('SC', 'TSO', 'TSO+LB'),
+     'an interrupt (the tick) from idle, and an NMI inside it'),
+    ('tree612', (1, 1, 1), ('SC', 'TSO'),
      'everything at once'),
 ]
 
@@ -98,12 +188,22 @@ def bounds_dict(b):
 
 
 def mm_defs(mm):
-    name, _, extra = mm.partition(',')
+    """spin's -D options for a memory model: SC, TSO or TSO+LB, then
+    options: ",nodrain" (interrupt delivery does not drain the store
+    buffer), ",sbN" (N store-buffer entries a CPU, not 4), ",hoist"
+    (flip2008: a reader's critical-section loads may come before its
+    lock)."""
+    name, *extras = mm.split(',')
     defs = ['-DMM=%d' % MMS[name]]
-    if extra == 'nodrain':
-        defs.append('-DDELIVERY_DRAINS=0')
-    elif extra:
-        raise ValueError('memory model %s: unknown ",%s"' % (mm, extra))
+    for extra in extras:
+        if extra == 'nodrain':
+            defs.append('-DDELIVERY_DRAINS=0')
+        elif extra == 'hoist':
+            defs.append('-DHOIST=1')
+        elif re.fullmatch(r'sb\d+', extra):
+            defs.append('-DSB=%s' % extra[2:])
+        else:
+            raise ValueError('memory model %s: unknown ",%s"' % (mm, extra))
     return defs
 
 
@@ -120,7 +220,8 @@ def generate(root, out_dir):
 
 def model_files(name, gen_dir):
     return [os.path.join(gen_dir, name + '-layout.pml'),
-            os.path.join(gen_dir, name + '-gen.pml'), MEMORY]
+            os.path.join(gen_dir, name + '-gen.pml'), MEMORY,
+            os.path.join(HARNESSES, 'common.pml')]
 
 
 # -- explaining a counterexample --
@@ -191,8 +292,9 @@ def explain(c, res):
     smap_path = os.path.join(res['dir'], c['map'])
     with open(smap_path) as f:
         smap = json.load(f)
-    hids = harness_ids(os.path.join(res['dir'],
-                                    os.path.basename(c['model'])))
+    hids = {}
+    for f in (os.path.basename(c['model']), 'common.pml'):
+        hids.update(harness_ids(os.path.join(res['dir'], f)))
     events = []
     err = None
     for line in out.splitlines():
@@ -203,10 +305,13 @@ def explain(c, res):
         m = re.search(r'spin: (\S+):(\d+), Error: (.*)', line)
         if m and err is None:
             err = (m.group(1), int(m.group(2)), m.group(3))
-    what = res['msg'].replace('caught: ', '')
+    what = spin.first_error(res['out']) or res['msg']
     for key, words in PROPERTY:
         if key in what:
             what = words
+            break
+    if res['msg'].startswith('caught, but not by'):
+        what = res['msg'].split(':')[0] + ': ' + what
     # The C function the failing process was last in.
     failing, last = None, {}
     after_err = False
@@ -249,7 +354,8 @@ def explain(c, res):
             parts.append('reordered (load buffering): %s visible before '
                          'the earlier %s' % (describe(a, smap, hids),
                                              describe(b, smap, hids)))
-    res['msg'] = ('caught: ' if c['expect'] == 'error' else '') + \
+    res['msg'] = ('caught: ' if c['expect'] == 'error' and res['ok']
+                  and not what.startswith('caught') else '') + \
         '; '.join(parts)
 
 
@@ -258,6 +364,8 @@ PROPERTY = [
     ('reg[', 'safety: a reader saw its element freed'),
     ('!(shouldexit)', 'liveness: once CPU 1 stopped, the grace period '
      'did not end'),
+    ('!(passed)', 'the flip machine went further than it may while a '
+     'reader held its index (rcupreempt_torture_gp_passed())'),
     ('IRQS_DISABLED', 'lockdep_assert_irqs_disabled() failed'),
 ]
 
@@ -265,7 +373,7 @@ PROPERTY = [
 # -- the checks --
 
 KIND = {'safety': 'reg[', 'liveness': '!(shouldexit)',
-        'warn': None}
+        'flip': '!(passed)', 'warn': None}
 
 
 def one(name, model, gen_dir, b, mm, expect, caught=None, note=''):
@@ -355,12 +463,32 @@ def extracted_functions():
     return out
 
 
+def c_files():
+    """The files the extraction reads: the C and its headers."""
+    return subprocess.run(['git', 'ls-files', 'rcu', 'kernel',
+                           'arch/x86/include'], cwd=spin.ROOT,
+                          stdout=subprocess.PIPE, universal_newlines=True,
+                          check=True).stdout.split()
+
+
+def source_key(patch):
+    """What a mutant's extraction depends on: the patch, the C, the
+    extractor and the specs."""
+    h = hashlib.sha1()
+    extractor = os.path.join(spin.ROOT, 'tools', 'extract')
+    paths = [patch, os.path.abspath(__file__)] + [
+        os.path.join(spin.ROOT, f) for f in c_files()] + sorted(
+        os.path.join(extractor, f) for f in os.listdir(extractor)
+        if f.endswith(('.py', '.h')))
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, 'rb') as f:
+                h.update(path.encode() + b'\0' + f.read())
+    return h.hexdigest()
+
+
 def copy_tree(dst):
-    files = subprocess.run(['git', 'ls-files', 'rcu', 'kernel',
-                            'arch/x86/include'], cwd=spin.ROOT,
-                           stdout=subprocess.PIPE, universal_newlines=True,
-                           check=True).stdout.split()
-    for f in files:
+    for f in c_files():
         src = os.path.join(spin.ROOT, f)
         if os.path.exists(src):
             os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
@@ -402,9 +530,17 @@ def mutant_checks(smaps):
             files = set(re.findall(r'^--- a/(\S+)', text, re.M))
             if not spins and not files & sources:
                 continue
+            gen = os.path.join(EXTRACTED, 'mutants', mname)
+            stamp = os.path.join(gen, 'key')
+            key = source_key(path)
+            if os.path.exists(stamp) and open(stamp).read() == key:
+                # Extracted from this very patch and C before.
+                with open(os.path.join(gen, 'hit')) as f:
+                    hit = f.read().split()
+                out += mutant_entries(mname, spins, hit, None, gen)
+                continue
             if funcs is None:
                 funcs = extracted_functions()
-            gen = os.path.join(EXTRACTED, 'mutants', mname)
             tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
             hit = []
             try:
@@ -423,15 +559,37 @@ def mutant_checks(smaps):
                         why = 'extraction failed: %s' % e
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
-            if hit and not spins:
-                out.append(spin.check(
-                    'mutant kernel:%s' % mname, '-', {}, 'error',
-                    kind='mutant', broken='edits %s, which the extracted '
-                    'models run, but names no "Spin:" model' % ', '.join(
-                        '%s()' % f for f in hit)))
-            for words in spins:
-                out.append(mutant_run(mname, words, why, gen))
+            if not why:
+                os.makedirs(gen, exist_ok=True)
+                with open(os.path.join(gen, 'hit'), 'w') as f:
+                    f.write(' '.join(hit))
+                with open(stamp, 'w') as f:
+                    f.write(key)
+            out += mutant_entries(mname, spins, hit, why, gen)
     return out
+
+
+def mutant_entries(mname, spins, hit, why, gen):
+    if hit and not spins:
+        return [spin.check(
+            'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
+            broken='edits %s, which the extracted models run, but names '
+            'no "Spin:" model' % ', '.join('%s()' % f for f in hit))]
+    return [mutant_run(mname, words, why, gen) for words in spins]
+
+
+def same_model(model, gen):
+    """Is the model extracted into gen the clean one (but for its
+    comments, which say where each function is)?"""
+    def code(path):
+        with open(path) as f:
+            return re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
+    for suffix in ('-layout.pml', '-gen.pml'):
+        a = os.path.join(EXTRACTED, model + suffix)
+        b = os.path.join(gen, model + suffix)
+        if not os.path.exists(b) or code(a) != code(b):
+            return False
+    return True
 
 
 def mutant_run(mname, words, why, gen):
@@ -447,6 +605,11 @@ def mutant_run(mname, words, why, gen):
         return spin.check(name, '-', {}, 'error', kind='mutant', broken=why)
     expect = 'pass' if verdict == 'survives' else 'error'
     caught = verdict.partition(':')[2] or None
+    if expect == 'pass' and same_model(model, gen):
+        # The edit lies in code the spec fixes: nothing to run.
+        return spin.check(name, '-', {}, 'pass', kind='mutant',
+                          passed='survives: its extracted model is the '
+                          'clean one (comments aside)')
     c = one(name, model, gen, b, mm, expect, caught,
             note='kernel mutant ' + mname)
     c['kind'] = 'mutant'

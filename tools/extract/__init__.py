@@ -19,10 +19,11 @@ A spec is a dict:
              with none lends its functions to the others' calls)
   objects    {global: element count (a Promela expression) or None}:
              the globals the code may touch (None: not an array)
-  calls      {function: (kind, template)}: calls with no body to inline,
-             and what they become: kind 'expr' (a pure expression) or
-             'ctx' (a read of the harness's state); the template takes
-             the arguments as {0}, {1}...
+  calls      {function: (kind, template, why)}: calls not to inline,
+             and what they become: kind 'expr' (a pure expression),
+             'ctx' (a read of the harness's state) or 'step' (a step of
+             its own that others can see); the template takes the
+             arguments as {0}, {1}...
   params     {function: {pointer parameter: object}}: what a top-level
              function's pointer parameters point into; the inline takes
              the element's index instead
@@ -30,11 +31,17 @@ A spec is a dict:
   index_fields  {(object, field): why}: fields that always hold the
              element's own index (read as the index, never loaded)
   constants  {global: (value, why)}: globals that never change here
+  field_values  {(object, field): (value, why)}: fields that keep one
+             value here (a store to one fails the extraction)
+  pointer_fields  {(object, field): (object, index, why)}: pointer fields
+             and the element they always point to
   private    {(object, field): context}: fields only that context of
              the harness touches: their accesses join the step before
              them (LOADP/STOREP, checked by an assertion)
   cpu_private  {(object, field): why}: fields only their own CPU
              touches; in a variant (below) they join the step before
+  export     {constant: header}: integer constants of the C the harness
+             uses, written into the layout as #defines
   variants   {inline: (function, context)}: a second inline of the
              function for a context nothing on its CPU interrupts (the
              NMI): its accesses to cpu_private fields join their
@@ -43,10 +50,13 @@ A spec is a dict:
 
 import json
 import os
+import shutil
+import tempfile
+import types
 
 from tools.extract.clang import TU, ExtractError
 from tools.extract.promela import emit, layout
-from tools.extract.translate import Translator
+from tools.extract.translate import Translator, const_eval
 
 __all__ = ['extract', 'ExtractError']
 
@@ -78,6 +88,8 @@ def extract(spec, root):
                      spec['name'],
                      ' * the inlines are in %s-gen.pml.' % spec['name'],
                      ' */', ''] + layout(tr.fields, spec.get('objects', {}))
+    for name, (header, value) in sorted(exported(spec, root).items()):
+        lay.append('#define %s\t%d\t/* %s */' % (name, value, header))
     lines = {}
     for f in fns:
         decl = ', '.join(f['decls'])
@@ -98,6 +110,32 @@ def extract(spec, root):
                 functions={f['name']: f['where'] for f in fns},
                 lines=lines)
     return '\n'.join(lay) + '\n', '\n'.join(out) + '\n', smap
+
+
+def exported(spec, root):
+    """{name: (header, value)} of the spec's export: integer constants
+    (macros, enumerators) of the C, read by clang as the initializer of
+    a variable in a file that includes their header."""
+    out = {}
+    for name, header in spec.get('export', {}).items():
+        d = tempfile.mkdtemp(prefix='extract-export-')
+        try:
+            path = os.path.join(d, 'export.c')
+            with open(path, 'w') as f:
+                f.write('#include "%s"\nlong __spin_export = %s;\n' %
+                        (header, name))
+            tu = TU(path, root)
+            init = [i for i in tu.globals['__spin_export'].get('inner', [])
+                    if 'kind' in i]
+            value = const_eval(types.SimpleNamespace(tu=tu), init[0]) \
+                if init else None
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        if value is None:
+            raise ExtractError(header, '%s is not an integer constant' %
+                               name)
+        out[name] = (header, value)
+    return out
 
 
 def write(spec, root, out_dir):

@@ -109,7 +109,8 @@ def layout(fields, objects):
     for (obj, field) in sorted(fields, key=lambda k: (k[0], k[1] or '')):
         length = fields[(obj, field)]
         count = objects.get(obj)
-        name = 'A_%s' % obj + ('_%s' % field if field else '')
+        name = 'A_%s' % obj + ('_%s' % field.replace('.', '__')
+                               if field else '')
         params, offset = [], []
         if count is not None:
             params.append('i')

@@ -213,6 +213,8 @@ class Translator:
         self.index_fields = spec.get('index_fields', {})
         self.constants = spec.get('constants', {})
         self.private = spec.get('private', {})
+        self.pointer_fields = spec.get('pointer_fields', {})
+        self.field_values = spec.get('field_values', {})
         self.cpu_private = spec.get('cpu_private', {})
         self.top_ctx = None
         self.pre_stack = []     # where an expression's steps go
@@ -631,6 +633,10 @@ class Translator:
             key = (lv.obj, lv.field)
             if key in self.index_fields:
                 return lv.idx
+            if key in self.pointer_fields:
+                return Ptr(*self.pointer_fields[key][:2])
+            if key in self.field_values:
+                return self.field_values[key][0]
             t = self.new_tmp()
             sid = self.src(n, '%s %s' % ('READ_ONCE' if lv.marked else
                                          'load', lv.name()))
@@ -649,6 +655,8 @@ class Translator:
             v = self.rvalue(n['inner'][0])
             if isinstance(v, Ptr):
                 self.fail(n, 'pointer arithmetic: not supported')
+            if op == '!' and v.strip('()') in ('0', '1'):
+                return str(int(v.strip('()') == '0'))
             return '(%s%s)' % ('' if op == '+' else op, v)
         if op == '&':
             lv = self.lvalue(n['inner'][0])
@@ -686,6 +694,10 @@ class Translator:
 
     def logical(self, n, op, a, b):
         va = self.rvalue(a)
+        if va.strip('()') in ('0', '1'):
+            left = int(va.strip('()'))
+            if (op == '&&') != bool(left):
+                return str(left)    # C does not evaluate the right one
         pre, vb = self.rvalue_in(b)
         if not pre:
             return '(%s %s %s)' % (va, op, vb)
@@ -753,7 +765,9 @@ class Translator:
             self.emit(Local('%s = %s' % (lv.name, v)))
             return lv.name
         if isinstance(lv, Loc):
-            if (lv.obj, lv.field) in self.index_fields:
+            if (lv.obj, lv.field) in self.index_fields or \
+                    (lv.obj, lv.field) in self.field_values or \
+                    (lv.obj, lv.field) in self.pointer_fields:
                 self.fail(n, 'store to %s, which the spec says is '
                           'constant' % lv.name())
             sid = self.src(n, '%s %s' % ('WRITE_ONCE' if lv.marked else
@@ -796,7 +810,6 @@ class Translator:
                     return Array(ref['name'])
                 if qual(n).startswith('struct '):
                     return Ptr(ref['name'], None)
-                self.fields[(ref['name'], None)] = 1
                 return Loc(ref['name'], None, None)
             self.fail(n, '%s: not a local, parameter or known global' %
                       ref.get('name'))
@@ -811,7 +824,6 @@ class Translator:
                         qual(n).startswith('struct '):
                     return Ptr(arr.name, vi)
                 if isinstance(arr, Array):
-                    self.fields[(arr.name, None)] = 1
                     return Loc(arr.name, vi, None)
                 if isinstance(arr, Loc) and arr.length > 1:
                     return Loc(arr.obj, arr.idx, arr.field, vi, arr.length,
@@ -823,12 +835,16 @@ class Translator:
                 p = self.rvalue(base)
             else:
                 p = self.lvalue(base)
+            if isinstance(p, Loc) and p.sub is None and p.length == 1:
+                # A field of a struct (or union) field: one location each,
+                # named by its path (a union's members do not alias here).
+                field = '%s.%s' % (p.field, n['name'])
+                return Loc(p.obj, p.idx, field, None, 1, p.marked)
             if not isinstance(p, Ptr):
                 self.fail(n, 'field %s of something the model cannot name' %
                           n['name'])
             m = re.search(r'\[(\d+)\]$', qual(n))
             length = int(m.group(1)) if m else 1
-            self.fields[(p.obj, n['name'])] = length
             return Loc(p.obj, p.idx, n['name'], None, length)
         if kind == 'UnaryOperator' and n['opcode'] == '*':
             inner = strip(n['inner'][0])
@@ -850,7 +866,11 @@ class Translator:
         self.fail(n, 'lvalue %s: not supported' % kind)
 
     def addr(self, lv):
-        s = 'A_%s' % lv.obj + ('_%s' % lv.field if lv.field else '')
+        """The address of a location, which gets its place in the
+        layout when first used."""
+        self.fields[(lv.obj, lv.field)] = lv.length
+        s = 'A_%s' % lv.obj + ('_%s' % lv.field.replace('.', '__')
+                               if lv.field else '')
         args = []
         if self.objects.get(lv.obj) is not None:
             args.append(str(lv.idx))
@@ -884,11 +904,14 @@ class Translator:
                   'spec' % name)
 
     def abstract(self, n, name, args):
-        kind, template = self.calls[name]
+        kind, template = self.calls[name][:2]
         vals = [self.rvalue(a) for a in args]
         text = template.format(*vals)
         if kind == 'expr':
-            return '(%s)' % text
+            return text if re.fullmatch(r'-?\d+', text) else '(%s)' % text
+        if kind == 'step':
+            self.emit(Step('mem', text))
+            return '0'
         return self.ctx_value('{t} = ' + text.replace('{', '{{').replace(
             '}', '}}'))
 

@@ -41,17 +41,14 @@
  * Abstractions: in_interrupt() is CPU 1's hardirq/NMI count (the
  * harness's preempt); rcu_pending() is 1; every CPU is online; the
  * counter of CPU 1 starts even (idle), CPU 0's odd (running).
+ *
+ * Interrupt delivery drains the store buffer, as on x86 (common.pml).
+ * With DELIVERY_DRAINS=0 (hardware that does not), an NMI that lands
+ * between rcu_exit_nohz()'s counter store and its smp_mb() finds the
+ * new, odd counter by forwarding, skips rcu_irq_enter()'s barrier, and
+ * its reader's loads pass the buffered store: make verify runs that
+ * too, and it must fail (docs/spin.md, section 10).
  */
-
-#ifndef MAX_DYNTICK_LOOP_NOHZ
-#define MAX_DYNTICK_LOOP_NOHZ	1
-#endif
-#ifndef MAX_DYNTICK_LOOP_IRQ
-#define MAX_DYNTICK_LOOP_IRQ	1
-#endif
-#ifndef MAX_DYNTICK_LOOP_NMI
-#define MAX_DYNTICK_LOOP_NMI	1
-#endif
 
 #define NCPU	2
 #define GPCPU	0
@@ -62,93 +59,15 @@
 #define C_NMI	2	/* CPU 1's NMI handler */
 #define C_GP	3	/* CPU 0 */
 
-/* The addresses of what the extracted code touches; its inlines come
- * after every macro they use (cpp expands them where they stand). */
-#include "dynticks2008-layout.pml"
-
-/* The element the readers look at, after the extracted locations. */
-#define A_removed	(EX_NLOC)
-#define A_freed		(EX_NLOC + 1)
-#define NLOC		(EX_NLOC + 2)
-
-/* The harness's own accesses, as the replay names them. */
-#define HID_REMOVED	200	/* gp(): the updater unlinks the element */
-#define HID_FREED	201	/* gp(): the element is freed */
-#define HID_READ	210	/* mainline's reader: its load of removed */
-#define HID_READ_1	211	/* mainline's reader: its load of freed */
-#define HID_READ_2	212	/* the interrupt's reader: load of removed */
-#define HID_READ_3	213	/* the interrupt's reader: load of freed */
-#define HID_READ_4	214	/* the NMI's reader: its load of removed */
-#define HID_READ_5	215	/* the NMI's reader: its load of freed */
-
-/* The readers' registers: context x's load of removed, then of freed. */
-#define NREG		6
-#define R(x, k)		((x) * 2 + (k))
-#define REG_CPU(r)	IDLE
-
-bit in_irq;		/* CPU 1 is in its interrupt handler */
-bit in_nmi;		/* CPU 1 is in its NMI handler */
-bit irqs_off;		/* CPU 1's mainline has IRQs off */
+/* What the inlines use that is this harness's own. */
 byte preempt;		/* CPU 1's hardirq and NMI count */
-bit got[NREG];		/* register r holds its value */
-bit nohz_done, irq_done, nmi_done;
-
-/* An NMI runs whatever it interrupted; an interrupt, mainline. */
-#define CAN_RUN(c, x) \
-	((x) == C_GP || (x) == C_NMI || ((x) == C_IRQ && !in_nmi) || \
-	 ((x) == C_MAIN && !in_irq && !in_nmi))
 #define IN_INTERRUPT(c, x)	(preempt != 0)
-#define IRQS_DISABLED(c, x)	((x) != C_MAIN || irqs_off)
 #define RCU_PENDING(c)		1
 
-/* Once both loads of context x's reader have their values, check. */
-#define CHECK(x) \
-	if \
-	:: got[R(x, 0)] && got[R(x, 1)] -> \
-		assert(!(reg[R(x, 0)] == 0 && reg[R(x, 1)] == 1)); \
-		reg[R(x, 0)] = 0; reg[R(x, 1)] = 0; \
-		got[R(x, 0)] = 0; got[R(x, 1)] = 0 \
-	:: else -> skip \
-	fi
-#define LOADED(r)	got[r] = 1; CHECK((r) / 2)
+#define GEN	"dynticks2008-gen.pml"
+#include "dynticks2008-layout.pml"
+#include "common.pml"
 
-#include "memory.pml"
-#include "dynticks2008-gen.pml"
-
-/*
- * x86 drains the store buffer when an interrupt or exception is
- * generated, and IRET is serializing (Intel SDM vol. 3A, 11.10 "Store
- * Buffer", and 8.3): a handler starts and ends with CPU 1's buffer
- * empty.  With DELIVERY_DRAINS=0 (hardware that does not), an NMI that
- * lands between rcu_exit_nohz()'s counter store and its smp_mb() finds
- * the new, odd counter by forwarding, skips rcu_irq_enter()'s barrier,
- * and its reader's loads pass the buffered store: make verify runs that
- * too, and it must fail (docs/spin.md, section 10).
- */
-#ifndef DELIVERY_DRAINS
-#define DELIVERY_DRAINS	1
-#endif
-#if DELIVERY_DRAINS
-#define DELIVERED	QUIET(IDLE)
-#else
-#define DELIVERED	1
-#endif
-
-/*
- * A read-side critical section of context x: removed, then freed; pro
- * joins the first load's step, epi the second's.  Mainline passes its
- * IRQ enable and disable: an interrupt that would land between either
- * and the load beside it only reads what the reader's loads read, or
- * writes what they do not, so the two orders are the same run
- * (Lipton), and the windows are dropped.
- */
-#define READER(x, pro, epi) \
-	LOAD_CS(IDLE, x, R(x, 0), A_removed, HID_READ + 2 * (x), pro); \
-	LOAD_CS(IDLE, x, R(x, 1), A_freed, HID_READ + 2 * (x) + 1, epi)
-
-/* Each process's last step waits for CPU 1's store buffer to drain
- * (stores do drain, eventually), so that liveness is not judged on a
- * store that is merely late. */
 proctype mainline()
 {
 	DECL_rcu_exit_nohz
@@ -156,8 +75,7 @@ proctype mainline()
 	byte i = 0;
 
 	do
-	:: atomic { i >= MAX_DYNTICK_LOOP_NOHZ && CAN_RUN(IDLE, C_MAIN) &&
-		    QUIET(IDLE) -> nohz_done = 1 }; break
+	FINISH(MAX_DYNTICK_LOOP_NOHZ, C_MAIN, nohz_done)
 	:: atomic { i < MAX_DYNTICK_LOOP_NOHZ && CAN_RUN(IDLE, C_MAIN) ->
 		    irqs_off = 1 };
 		rcu_exit_nohz(IDLE, C_MAIN);
@@ -174,8 +92,7 @@ proctype irq()
 	byte i = 0;
 
 	do
-	:: atomic { i >= MAX_DYNTICK_LOOP_IRQ && CAN_RUN(IDLE, C_IRQ) &&
-		    QUIET(IDLE) -> irq_done = 1 }; break
+	FINISH(MAX_DYNTICK_LOOP_IRQ, C_IRQ, irq_done)
 	:: i < MAX_DYNTICK_LOOP_IRQ ->
 		atomic { !irqs_off && !in_nmi && DELIVERED -> in_irq = 1 };
 		rcu_irq_enter(IDLE, C_IRQ);
@@ -202,8 +119,7 @@ proctype nmi()
 	byte i = 0;
 
 	do
-	:: atomic { i >= MAX_DYNTICK_LOOP_NMI && QUIET(IDLE) -> nmi_done = 1 };
-	   break
+	FINISH(MAX_DYNTICK_LOOP_NMI, C_NMI, nmi_done)
 	:: i < MAX_DYNTICK_LOOP_NMI ->
 		atomic { DELIVERED -> in_nmi = 1 };
 		rcu_irq_enter_nmi(IDLE, C_NMI);
@@ -213,25 +129,18 @@ proctype nmi()
 	od
 }
 
-/* CPU 0's tick: __rcu_advance_callbacks()'s flip acknowledgement (as
- * written in rcu/rcupreempt/rcupreempt.c), then rcu_check_mb(). */
+/* CPU 0's tick: its flip acknowledgement, then rcu_check_mb().  The
+ * flags are the machine's own here (the spec's private). */
+#define LOADP_(c, x, d, a, id)	LOADP(c, x, d, a, C_GP)
+#define STOREP_(c, x, a, v, id)	STOREP(c, x, a, v, C_GP)
 #define TICK0 \
-	LOADP(GPCPU, C_GP, r, A_rcu_data_rcu_flip_flag(GPCPU), C_GP); \
-	if \
-	:: r == 1 -> \
-		MB(GPCPU, C_GP, 0); \
-		STOREP(GPCPU, C_GP, A_rcu_data_rcu_flip_flag(GPCPU), 0, C_GP); \
-		MB(GPCPU, C_GP, 0) \
-	:: else -> skip \
-	fi; \
-	r = 0; \
+	FLIP_ACK(GPCPU, C_GP, LOADP_, STOREP_, r); \
 	rcu_check_mb(GPCPU, C_GP, GPCPU)
 
 /* One try of a state; once CPU 1 has stopped, the next try must do. */
 #define TRY(state) \
 	do \
-	:: atomic { assert(!shouldexit); \
-		    shouldexit = nohz_done && irq_done && nmi_done }; \
+	:: atomic { assert(!shouldexit); shouldexit = STOPPED }; \
 	   state(GPCPU, C_GP, r); \
 	   if \
 	   :: r -> r = 0; shouldexit = 0; break \
@@ -260,45 +169,13 @@ proctype gp()
 	STORE(GPCPU, C_GP, A_freed, 1, HID_FREED)
 }
 
-#if MM != 0
-proctype memory_system()
-{
-end:	do
-	:: DRAIN(0)
-	:: DRAIN(1)
-	:: SATISFY(0)
-	:: SATISFY(1)
-	:: SATISFY(2)
-	:: SATISFY(3)
-	:: SATISFY(4)
-	:: SATISFY(5)
-	od
-}
-#endif
-
 init {
 	atomic {
 		mem[A_rcu_data_dynticks_progress_counter(GPCPU)] = 1;
-		/* A process with nothing to do is not started: its last
-		 * step would only add interleavings. */
-#if MAX_DYNTICK_LOOP_NOHZ > 0
-		run mainline();
-#else
-		nohz_done = 1;
-#endif
-#if MAX_DYNTICK_LOOP_IRQ > 0
-		run irq();
-#else
-		irq_done = 1;
-#endif
-#if MAX_DYNTICK_LOOP_NMI > 0
-		run nmi();
-#else
-		nmi_done = 1;
-#endif
+		START(MAX_DYNTICK_LOOP_NOHZ, mainline, nohz_done);
+		START(MAX_DYNTICK_LOOP_IRQ, irq, irq_done);
+		START(MAX_DYNTICK_LOOP_NMI, nmi, nmi_done);
 		run gp();
-#if MM != 0
-		run memory_system();
-#endif
+		START_MEMORY
 	}
 }

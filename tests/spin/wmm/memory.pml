@@ -35,7 +35,17 @@
 #ifndef MM
 #define MM	0
 #endif
-#define SB	2
+/*
+ * Store-buffer entries per CPU: a store that finds them full waits for
+ * the oldest to drain (a bound of the model; x86 has dozens).  Four hold
+ * every run of stores between two barriers in the extracted code up to
+ * its reader's loads (ct_idle_exit()'s, then the reader's count: with
+ * two, the buffer's filling up drained the counter's step before the
+ * reader loaded, and a missing barrier went unseen).
+ */
+#ifndef SB
+#define SB	4
+#endif
 
 short mem[NLOC];
 hidden byte mem_id[NLOC];
@@ -45,9 +55,9 @@ byte sb_n[NCPU];
 byte sb_a[NCPU * SB];
 short sb_v[NCPU * SB];
 hidden byte sb_id[NCPU * SB];
+hidden byte sb_k;	/* a loop index inside one atomic step */
+hidden byte sb_hit;
 #define SLOT(c, k)	((c) * SB + (k))
-/* Is slot k of CPU c's buffer a store to address a? */
-#define FWD(c, a, k)	(sb_n[c] > (k) && sb_a[SLOT(c, k)] == (a))
 #define SB_EMPTY(c)	(sb_n[c] == 0)
 #else
 #define SB_EMPTY(c)	1
@@ -75,13 +85,24 @@ hidden byte pend_id[NREG];
 
 #else
 
+/* The newest buffered store of CPU c to address a, else memory. */
 #define LOAD(c, x, d, a, id) \
 	atomic { CAN_RUN(c, x) -> \
+		sb_k = sb_n[c]; sb_hit = 0; \
+		do \
+		:: sb_k > 0 && !sb_hit -> sb_k--; \
+			if \
+			:: sb_a[SLOT(c, sb_k)] == (a) -> \
+				d = sb_v[SLOT(c, sb_k)]; sb_hit = 1 \
+			:: else -> skip \
+			fi \
+		:: else -> break \
+		od; \
 		if \
-		:: FWD(c, a, 1) -> d = sb_v[SLOT(c, 1)] \
-		:: !FWD(c, a, 1) && FWD(c, a, 0) -> d = sb_v[SLOT(c, 0)] \
-		:: else -> d = mem[a]; printf("MM load %d %d\n", c, id) \
-		fi }
+		:: !sb_hit -> d = mem[a]; printf("MM load %d %d\n", c, id) \
+		:: else -> skip \
+		fi; \
+		sb_k = 0; sb_hit = 0 }
 #define STORE(c, x, a, v, id) \
 	atomic { CAN_RUN(c, x) && sb_n[c] < SB -> \
 		 sb_a[SLOT(c, sb_n[c])] = (a); \
@@ -94,12 +115,19 @@ hidden byte pend_id[NREG];
 	atomic { sb_n[c] > 0 -> \
 		 mem[sb_a[SLOT(c, 0)]] = sb_v[SLOT(c, 0)]; \
 		 printf("MM visible %d %d\n", c, sb_id[SLOT(c, 0)]); \
-		 sb_a[SLOT(c, 0)] = sb_a[SLOT(c, 1)]; \
-		 sb_v[SLOT(c, 0)] = sb_v[SLOT(c, 1)]; \
-		 sb_id[SLOT(c, 0)] = sb_id[SLOT(c, 1)]; \
-		 sb_a[SLOT(c, 1)] = 0; \
-		 sb_v[SLOT(c, 1)] = 0; \
-		 sb_n[c]-- }
+		 sb_k = 1; \
+		 do \
+		 :: sb_k < sb_n[c] -> \
+			sb_a[SLOT(c, sb_k - 1)] = sb_a[SLOT(c, sb_k)]; \
+			sb_v[SLOT(c, sb_k - 1)] = sb_v[SLOT(c, sb_k)]; \
+			sb_id[SLOT(c, sb_k - 1)] = sb_id[SLOT(c, sb_k)]; \
+			sb_k++ \
+		 :: else -> break \
+		 od; \
+		 sb_n[c]--; \
+		 sb_a[SLOT(c, sb_n[c])] = 0; \
+		 sb_v[SLOT(c, sb_n[c])] = 0; \
+		 sb_k = 0 }
 
 #endif
 
