@@ -2,6 +2,7 @@
 """The extracted models of make verify (docs/spin.md, section 10).
 
     python3 -m tests.spin.extract [--only SUBSTRING]
+    python3 -m tests.spin.extract --table   # docs/spin.md's step table
 
 regenerates every model from the C that boots (tools/extract: SPECS
 below, into build/spin/extracted/), runs each harness of
@@ -172,6 +173,8 @@ RUNS = [
      'an interrupt (the tick) from idle, and an NMI inside it'),
     ('tree612', (1, 1, 1), ('SC', 'TSO'),
      'everything at once'),
+    ('tree612', (1, 0, 1), ('TSO,nodrain',),
+     'no window for an NMI in the modern step, drained or not'),
 ]
 
 # Runs that must fail: what the model shows that the C does not.
@@ -207,15 +210,12 @@ def mm_defs(mm):
     return defs
 
 
-def generate(root, out_dir):
-    """Extract every model from the C under root into out_dir; returns
-    {model: (source map, {C function: (file, first line, last line)})}
-    or raises ExtractError."""
-    done = {}
-    for name, spec in SPECS.items():
-        smap = write(spec, root, out_dir)
-        done[name] = smap
-    return done
+def generate(root, out_dir, names=None):
+    """Extract the models (all, or those named) from the C under root
+    into out_dir; returns {model: source map} or raises ExtractError."""
+    return {name: write(spec, root, out_dir)
+            for name, spec in SPECS.items() if names is None or
+            name in names}
 
 
 def model_files(name, gen_dir):
@@ -554,7 +554,7 @@ def mutant_checks(smaps):
                                   any(lo <= n <= hi for n in lines))
                 if spins and not why:
                     try:
-                        generate(tmp, gen)
+                        generate(tmp, gen, {w[0] for w in spins if w})
                     except ExtractError as e:
                         why = 'extraction failed: %s' % e
             finally:
@@ -629,8 +629,42 @@ def judge(c, res):
         res['msg'] = 'caught, but not by a WARN: ' + res['msg']
 
 
+def table():
+    """docs/spin.md's table: each extracted C function and its steps,
+    from the source maps of the models just generated."""
+    smaps = generate(spin.ROOT, EXTRACTED)
+    marks = {'step': '', 'private': ' (private: joins)',
+             'joined': ' (joins the step before)', 'assert': ' (assert)'}
+    print('| model | C function | its steps, in order (line: access) |')
+    print('|---|---|---|')
+    for model, smap in smaps.items():
+        rows = {}
+        for st in smap['steps']:
+            if st['top'].endswith('_nmi'):
+                continue    # the NMI variants: the same steps, joined
+            at = smap['functions'][st['top']].rsplit(':', 1)[0]
+            path, line = st['where'].rsplit(':', 1)
+            inner = st['chain'].split(' <- ')[0]
+            if inner != st['top'] + '()':
+                line = '%s:%s in %s' % (os.path.basename(path), line, inner)
+            what = st['what'].replace(st['top'] + '_', '')
+            what = re.sub(r'\[\(?(me_cpu|a_\w+|\w*cpu)\)?\]', '[cpu]',
+                          what)
+            what = re.sub(r'\[CURRENT\(me_cpu, me_ctx\)\]', '[current]',
+                          what)
+            rows.setdefault((st['top'], smap['functions'][st['top']]),
+                            []).append('%s: %s%s' % (line, what,
+                                                     marks[st['kind']]))
+        for (fn, at), steps in rows.items():
+            print('| %s | `%s()` %s | %s |' % (model, fn, at,
+                                               '; '.join(steps)))
+
+
 def main():
     spin.need_tools()
+    if '--table' in sys.argv:
+        table()
+        return 0
     only = None
     if '--only' in sys.argv:
         only = sys.argv[sys.argv.index('--only') + 1]

@@ -7,7 +7,8 @@ SPIN_RUNNER := tests.spin.run
 .PHONY: verify verify-big verify-unbounded
 
 # The article's seven models, the weak-memory and atomic-counter
-# models, and every mutant; at most 60 s on two cores.
+# models, and every mutant; then the models tools/extract makes from
+# rcu/*.c (tests/spin/extract.py); at most 90 s on two cores.
 verify:
 	python3 -m $(SPIN_RUNNER) verify
 

@@ -304,10 +304,12 @@ class Translator:
         self.decls.append(name)
         return name
 
-    def src(self, node, what):
+    def src(self, node, what, kind='step'):
+        """Record where a step comes from; kind 'step' (a step of its
+        own), 'private' or 'joined' (joins the step before it)."""
         chain = ' <- '.join('%s()' % f.fn for f in reversed(self.stack))
-        self.sources.append(dict(fn=self.frame.fn, chain=chain,
-                                 where=where(node), what=what))
+        self.sources.append(dict(fn=self.frame.fn, chain=chain, top=self.top,
+                                 where=where(node), what=what, kind=kind))
         return len(self.sources) - 1
 
     # -- statements --
@@ -614,6 +616,13 @@ class Translator:
             return '0'
         self.fail(n, 'cast %s: not supported' % ck)
 
+    def step_kind(self, key):
+        if key in self.private:
+            return 'private'
+        if self.top_ctx and key in self.cpu_private:
+            return 'joined'
+        return 'step'
+
     def mem_step(self, key, text, sid):
         """A memory access: its own step, or, in a top-context variant,
         an access to a field only this CPU touches, which joins the step
@@ -639,7 +648,8 @@ class Translator:
                 return self.field_values[key][0]
             t = self.new_tmp()
             sid = self.src(n, '%s %s' % ('READ_ONCE' if lv.marked else
-                                         'load', lv.name()))
+                                         'load', lv.name()),
+                           self.step_kind(key))
             if key in self.private:
                 self.emit(Local('LOADP(me_cpu, me_ctx, %s, %s, %s)' % (
                     t, self.addr(lv), self.private[key])))
@@ -771,7 +781,8 @@ class Translator:
                 self.fail(n, 'store to %s, which the spec says is '
                           'constant' % lv.name())
             sid = self.src(n, '%s %s' % ('WRITE_ONCE' if lv.marked else
-                                         'store', lv.name()))
+                                         'store', lv.name()),
+                           self.step_kind((lv.obj, lv.field)))
             if (lv.obj, lv.field) in self.private:
                 self.emit(Local('STOREP(me_cpu, me_ctx, %s, %s, %s)' % (
                     self.addr(lv), v, self.private[(lv.obj, lv.field)])))
@@ -989,7 +1000,7 @@ class Translator:
     def barrier_step(self, n, macro):
         # A barrier touches no memory: it joins the step before it (if
         # it must wait, the block splits there; the wait is the same).
-        sid = self.src(n, macro.lower())
+        sid = self.src(n, macro.lower(), 'joined')
         self.emit(Step('ctx', '%s(me_cpu, me_ctx, %d)' % (macro, sid), sid))
         return '0'
 
@@ -1041,7 +1052,7 @@ class Translator:
 
     def hook___spin_warn(self, n, args):
         v = self.rvalue(args[0])
-        sid = self.src(n, 'WARN')
+        sid = self.src(n, 'WARN', 'assert')
         self.emit(Local('assert(!(%s)) /* WARN %d */' % (v, sid)))
         return v
 
