@@ -31,20 +31,26 @@ PAN_TIMEOUT = 120
 
 def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
           panargs=(), cflags=(), replay=False, caught_by=None, kind='model',
-          note='', sed=(), defs=(), explain=''):
+          note='', sed=(), defs=(), explain='', files=(), broken=None,
+          post=None, passed=None):
     """One verification job.  expect is 'pass' or 'error'.
 
     sed: scripts (relative to tests/spin/) applied in turn to a copy of
     the model; defs: extra -D options for spin; replay: False, True (the
     article's curr/snap walk-through) or a regex of the statements to show
-    from the trail; explain: printed after the replay.
+    from the trail; explain: printed after the replay.  files: more files
+    (absolute paths) copied beside the model, which it #includes; broken:
+    why the model could not be made (the check fails with that); passed:
+    why there is nothing to run (the check passes with that); post:
+    called as post(check, result) once pan has run.
     """
     return dict(name=name, model=model, bounds=dict(bounds), expect=expect,
                 article=article, art_n=art_n, opt=opt, panargs=list(panargs),
                 cflags=list(cflags), replay=replay, caught_by=caught_by,
                 kind=kind, note=note,
                 sed=[os.path.join(MODELS, x) for x in sed], defs=list(defs),
-                explain=explain)
+                explain=explain, files=list(files), broken=broken, post=post,
+                passed=passed)
 
 
 def parse_header(path):
@@ -94,7 +100,7 @@ def prepare(c):
         shutil.rmtree(d)
     os.makedirs(d)
     src = os.path.join(MODELS, c['model'])
-    dst = os.path.join(d, c['model'])
+    dst = os.path.join(d, os.path.basename(c['model']))
     # Mutants and variants are sed transformations of a copy: the model
     # sources themselves carry no mutant #ifdefs.
     with open(src) as f:
@@ -109,6 +115,8 @@ def prepare(c):
         text = p.stdout
     with open(dst, 'w') as f:
         f.write(text)
+    for extra in c.get('files', ()):
+        shutil.copy(extra, d)
     return d, None
 
 
@@ -136,9 +144,14 @@ def reduction_lint(text):
 
 def build_one(c):
     """spin -a and gcc for one check; returns the partial result."""
-    d, err = prepare(c)
     res = dict(states=None, depth=None, mem=None, secs=None, errors=None,
-               msg='', ok=False, out='', dir=d, built=False)
+               msg='', ok=False, out='', dir=None, built=False)
+    if c.get('broken') or c.get('passed'):
+        res['msg'] = c['broken'] or c['passed']
+        res['ok'] = not c['broken']
+        return res
+    d, err = prepare(c)
+    res['dir'] = d
     if err:
         res['msg'] = err
         return res
@@ -150,7 +163,7 @@ def build_one(c):
             res['built'] = True
             return res
     rc, out = run(['spin'] + defines(c['bounds']) + c['defs'] +
-                  ['-a', c['model']], d)
+                  ['-a', os.path.basename(c['model'])], d)
     if rc:
         res['msg'] = 'spin -a failed: ' + out.strip().splitlines()[-1]
         res['out'] = out
@@ -235,7 +248,7 @@ def trail(c, res):
     """Replay the error trail of a run check (spin -t -p -g -l): its
     text, also saved as trail.txt in the check's build directory."""
     rc, out = run(['spin', '-t', '-p', '-g', '-l'] + defines(c['bounds']) +
-                  c['defs'] + [c['model']], res['dir'])
+                  c['defs'] + [os.path.basename(c['model'])], res['dir'])
     with open(os.path.join(res['dir'], 'trail.txt'), 'w') as f:
         f.write(out)
     return out

@@ -12,6 +12,10 @@ text before the diff, which patch ignores) says how to expose it:
   Undetectable: the reason no test on x86 can see it (instead of Detector)
   Attempts: N (optional, default 1) for a detector that is probabilistic
             (a litmus test): boot up to N times until it is caught
+  Spin: MODEL NOHZ,IRQ,NMI MM VERDICT (optional, repeatable) a run of a
+            Spin model extracted from the patched C, which make verify
+            does (tests/spin/extract.py); here it is only shown, beside
+            an Undetectable mutant's reason
 
 The runner copies the tree (tracked files as they are in the working
 tree, plus the build directory so only what the patch touches
@@ -89,6 +93,9 @@ def parse_patch(path):
                          line)
             if m:
                 meta[m.group(1).lower()] = m.group(2).strip()
+            m = re.match(r"Spin:\s*(.*)", line)
+            if m:
+                meta.setdefault("spin", []).append(m.group(1).strip())
     name = os.path.basename(path)[:-len(".patch")]
     for key in ("mutant", "scenario"):
         if key not in meta:
@@ -313,8 +320,11 @@ def main():
             passed += 1     # UNDETECTABLE: as documented, not "caught"
         else:
             failed += 1
+        spins = "; ".join("Spin: " + x for x in meta.get("spin", ())
+                          if not x.endswith("survives"))
         rows.append((name, verdict, det if verdict == "CAUGHT" else
-                     ("not detectable on x86: " + meta["undetectable"]
+                     ("not detectable on x86: " + meta["undetectable"] +
+                      (" (" + spins + ")" if spins else "")
                       if "undetectable" in meta else why.splitlines()[0]
                       if why else ""), t))
     rows.sort()

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 
+from tests.spin import extract
 from tests.spin.checks import CHECKS, RATIOS
 from tools import spin
 from tools.spin import (BUILD, MUTANTS, ROOT, bounds_str, build_one, check,
@@ -79,7 +80,9 @@ def load_mutants():
 
 
 def main_verify(only):
-    checks = CHECKS + load_mutants()
+    # The extracted models (tests/spin/extract.py) are made from the C
+    # now, so that they never drift from it.
+    checks = CHECKS + load_mutants() + extract.checks()
     if only:
         checks = [c for c in checks if only in c['name']]
     os.makedirs(BUILD, exist_ok=True)
@@ -93,9 +96,16 @@ def main_verify(only):
     # Compiling pan dominates for these small models, so the builds run
     # two at a time (this machine has two cores), ahead of the pan runs,
     # which stay one at a time.
+    # The extractor's own tests first (tools/extract/test_extract.py).
+    for ok, what in ([] if only else extract.unit_tests()):
+        passed, failed = passed + ok, failed + (not ok)
+        print('%-4s extractor: %s' % ('ok' if ok else 'FAIL', what))
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
     for c, res in zip(checks, pool.map(build_one, checks)):
         res = verify_one(c, res)
+        if c.get('post'):
+            c['post'](c, res)
+            extract.judge(c, res)
         ok = res['ok']
         # Where the article gives an exact count, stay within 10% of it.
         if ok and c['art_n'] and res['states'] and c['kind'] == 'model' \

@@ -1,0 +1,689 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The extracted models of make verify (docs/spin.md, section 10).
+
+    python3 -m tests.spin.extract [--only SUBSTRING]
+    python3 -m tests.spin.extract --table   # docs/spin.md's step table
+
+regenerates every model from the C that boots (tools/extract: SPECS
+below, into build/spin/extracted/), runs each harness of
+tests/spin/extracted/ under sequential consistency, x86-TSO and TSO plus
+load buffering (tests/spin/wmm/memory.pml), and runs every kernel mutant
+(tests/mutants/kernel/*/*.patch) that says "Spin:" through the models
+made from its patched copy of the C.  A kernel mutant that edits a
+function the models extract must say "Spin:": the suite fails one that
+does not.  make verify runs all of this through checks() (tests/spin/
+run.py); run alone, this prints the same lines and "N passed, N failed".
+
+A mutant's line, one or more in its preamble (tests/mutants/run.py
+ignores it):
+    Spin: MODEL NOHZ,IRQ,NMI MM VERDICT
+MODEL is a key of SPECS, MM one of SC, TSO, TSO+LB (then options:
+mm_defs() says which), VERDICT
+"caught" (by any check), "caught:safety", "caught:liveness",
+"caught:warn" (a WARN() of the C), "caught:flip" (the flip model's
+torture invariant), or "survives" (the run must pass).
+"""
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tools import spin
+from tools.extract import ExtractError, write
+from tools.extract.clang import TU, where
+
+EXTRACTED = os.path.join(spin.BUILD, 'extracted')
+HARNESSES = os.path.join(spin.MODELS, 'extracted')
+MEMORY = os.path.join(spin.MODELS, 'wmm', 'memory.pml')
+KERNEL_MUTANTS = os.path.join(spin.ROOT, 'tests', 'mutants', 'kernel')
+
+MMS = {'SC': 0, 'TSO': 1, 'TSO+LB': 2}
+
+# What each model extracts, and how (tools/extract/__init__.py says what
+# the keys mean); the harness is tests/spin/extracted/NAME.pml.
+SPECS = {
+    'dynticks2008': dict(
+        name='dynticks2008',
+        files={
+            'rcu/rcupreempt/dynticks.c': [
+                'rcu_enter_nohz', 'rcu_exit_nohz', 'rcu_irq_enter',
+                'rcu_irq_exit'],
+            'rcu/rcupreempt/rcupreempt.c': [
+                'rcu_try_flip_idle', 'rcu_try_flip_waitack',
+                'rcu_try_flip_waitzero', 'rcu_try_flip_waitmb',
+                'rcu_check_mb'],
+        },
+        objects={'rcu_data': 'NCPU', 'rcu_ctrlblk': None},
+        calls={'rcu_pending': ('expr', 'RCU_PENDING({0})')},
+        # Only the grace-period machine (CPU 0) touches these here: no
+        # tick runs on CPU 1, and its readers do not use the counters.
+        private={('rcu_ctrlblk', 'completed'): 'C_GP',
+                 ('rcu_data', 'rcu_flip_flag'): 'C_GP',
+                 ('rcu_data', 'rcu_mb_flag'): 'C_GP',
+                 ('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP'},
+        cpu_private={('rcu_data', 'rcu_update_flag'):
+                     'only its CPU\'s task, IRQ and NMI touch it'},
+        variants={'rcu_irq_enter_nmi': ('rcu_irq_enter', 'C_NMI'),
+                  'rcu_irq_exit_nmi': ('rcu_irq_exit', 'C_NMI')},
+    ),
+    'flip2008': dict(
+        name='flip2008',
+        files={
+            'rcu/rcupreempt/dynticks.c': [],
+            'rcu/rcupreempt/rcupreempt.c': [
+                '__rcu_read_lock', '__rcu_read_unlock', 'rcu_try_flip_idle',
+                'rcu_try_flip_waitack', 'rcu_try_flip_waitzero',
+                'rcu_try_flip_waitmb', 'rcu_check_mb',
+                'rcupreempt_torture_gp_passed'],
+        },
+        objects={'rcu_data': 'NCPU', 'rcu_ctrlblk': None, 'task': 'NTASK'},
+        calls={'rcu_pending': ('expr', 'RCU_PENDING({0})',
+                               'the callback keeps the machine going')},
+        constants={'rcu_read_lock_delay_hook':
+                   ('0', 'the torture test\'s hook is off')},
+        export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
+        private={('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP',
+                 ('task', 'rcu_read_lock_nesting'): 'C_MAIN',
+                 ('task', 'rcu_flipctr_idx'): 'C_MAIN'},
+    ),
+    'tree612': dict(
+        name='tree612',
+        files={
+            'rcu/tree/context_tracking.c': [
+                'ct_idle_enter', 'ct_idle_exit', 'ct_irq_enter',
+                'ct_irq_exit', 'ct_nmi_enter', 'ct_nmi_exit'],
+            'rcu/tree/tree.c': [
+                'rcu_watching_snap_save', 'rcu_watching_snap_recheck',
+                'rcu_tree_sched_clock_irq'],
+            'rcu/tree/tree_plugin.c': [
+                '__rcu_tree_read_lock', '__rcu_tree_read_unlock'],
+        },
+        objects={'context_tracking': 'NCPU', 'rcu_tree_data': 'NCPU',
+                 'rcu_node': '1', 'task': 'NTASK', 'rcu_state': None},
+        params={'rcu_watching_snap_save': {'rdp': 'rcu_tree_data'},
+                'rcu_watching_snap_recheck': {'rdp': 'rcu_tree_data'}},
+        index_fields={('rcu_tree_data', 'cpu'): 'rdp->cpu is rdp\'s index'},
+        pointer_fields={('rcu_tree_data', 'mynode'):
+                        ('rcu_node', '0', 'one leaf')},
+        field_values={
+            ('rcu_tree_data', 'gp_seq'):
+            ('0', 'the CPU has noticed only the grace period before the '
+             'modelled one (rcu_note_gp_changes_locked() is left out)'),
+            ('rcu_tree_data', 'core_needs_qs'):
+            ('0', 'likewise'),
+            ('rcu_state', 'stall_next_ns'):
+            ('0', 'no stall deadline: the stall detector is left out'),
+            ('task', 'rcu_read_unlock_special.s'):
+            ('0', 'nothing asks the reader for a deferred quiescent '
+             'state (rcu_flavor_sched_clock_irq() is left out)')},
+        constants={'rcu_read_lock_delay_hook':
+                   ('0', 'the torture test\'s hook is off')},
+        big_constants={(((1 << 64) - 1) >> 2) + 1:
+                       ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
+                        'above the interrupt nesting behaves the same')},
+        calls={
+            'rcu_flavor_sched_clock_irq':
+            ('expr', '0', 'the deferred quiescent states: left out'),
+            'rcu_report_qs_rdp':
+            ('step', 'REPORT_QS(me_cpu, me_ctx)', 'the harness\'s report'),
+            'spin_lock': ('expr', '0', 'the leaf\'s lock: REPORT_QS '
+                          'is atomic and a full barrier'),
+            'spin_unlock': ('expr', '0', 'likewise'),
+            'rcu_note_gp_changes_locked':
+            ('expr', '0', 'the CPU\'s view of gp_seq: left out'),
+            'raise_softirq': ('expr', '0', 'callbacks: left out'),
+            'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
+                                    'callbacks')},
+        private={('rcu_tree_data', 'watching_snap'): 'C_GP'},
+        cpu_private={('context_tracking', 'nesting'): 'CPU 1 only',
+                     ('context_tracking', 'nmi_nesting'): 'CPU 1 only',
+                     ('task', 'rcu_read_lock_nesting'):
+                     'CPU 1\'s task, its handlers and its tick'},
+        variants={'ct_nmi_enter_nmi': ('ct_nmi_enter', 'C_NMI'),
+                  'ct_nmi_exit_nmi': ('ct_nmi_exit', 'C_NMI'),
+                  '__rcu_tree_read_lock_nmi':
+                  ('__rcu_tree_read_lock', 'C_NMI'),
+                  '__rcu_tree_read_unlock_nmi':
+                  ('__rcu_tree_read_unlock', 'C_NMI')},
+    ),
+}
+
+# The checks of make verify: (model, bounds (NOHZ, IRQ, NMI), memory
+# models, what the run is for).  Every bound of a smaller run is inside
+# (1,1,1)'s; the smaller ones are there for the memory models whose
+# state space at (1,1,1) does not fit the 90-second budget.
+RUNS = [
+    ('dynticks2008', (1, 0, 0), ('SC', 'TSO', 'TSO+LB'),
+     'the idle loop alone: the seed patch\'s barriers'),
+    ('dynticks2008', (0, 1, 1), ('SC', 'TSO', 'TSO+LB'),
+     'an interrupt from idle, and an NMI inside it'),
+    ('dynticks2008', (1, 1, 1), ('SC', 'TSO'),
+     'everything at once'),
+    ('flip2008', (1, 0, 0), ('SC', 'TSO', 'TSO+LB', 'TSO+LB,hoist'),
+     'one reader against the flip machine and the callback\'s stages'),
+    ('tree612', (1, 0, 0), ('SC', 'TSO', 'TSO+LB'),
+     'the idle loop alone'),
+    ('tree612', (0, 1, 1), ('SC', 'TSO', 'TSO+LB'),
+     'an interrupt (the tick) from idle, and an NMI inside it'),
+    ('tree612', (1, 1, 1), ('SC', 'TSO'),
+     'everything at once'),
+    ('tree612', (1, 0, 1), ('TSO,nodrain',),
+     'no window for an NMI in the modern step, drained or not'),
+]
+
+# Runs that must fail: what the model shows that the C does not.
+FAILS = [
+    ('dynticks2008', (1, 0, 1), 'TSO,nodrain', 'safety',
+     'without x86\'s drain at interrupt delivery, an NMI between '
+     'rcu_exit_nohz()\'s counter store and its smp_mb() reads the odd '
+     'counter from the store buffer and runs its reader unordered'),
+]
+
+
+def bounds_dict(b):
+    return dict(zip(('NOHZ', 'IRQ', 'NMI'), b))
+
+
+def mm_defs(mm):
+    """spin's -D options for a memory model: SC, TSO or TSO+LB, then
+    options: ",nodrain" (interrupt delivery does not drain the store
+    buffer), ",sbN" (N store-buffer entries a CPU, not 4), ",hoist"
+    (flip2008: a reader's critical-section loads may come before its
+    lock)."""
+    name, *extras = mm.split(',')
+    defs = ['-DMM=%d' % MMS[name]]
+    for extra in extras:
+        if extra == 'nodrain':
+            defs.append('-DDELIVERY_DRAINS=0')
+        elif extra == 'hoist':
+            defs.append('-DHOIST=1')
+        elif re.fullmatch(r'sb\d+', extra):
+            defs.append('-DSB=%s' % extra[2:])
+        else:
+            raise ValueError('memory model %s: unknown ",%s"' % (mm, extra))
+    return defs
+
+
+def generate(root, out_dir, names=None):
+    """Extract the models (all, or those named) from the C under root
+    into out_dir; returns {model: source map} or raises ExtractError."""
+    return {name: write(spec, root, out_dir)
+            for name, spec in SPECS.items() if names is None or
+            name in names}
+
+
+def model_files(name, gen_dir):
+    return [os.path.join(gen_dir, name + '-layout.pml'),
+            os.path.join(gen_dir, name + '-gen.pml'), MEMORY,
+            os.path.join(HARNESSES, 'common.pml')]
+
+
+# -- explaining a counterexample --
+
+STEP_RE = re.compile(r'^\s*(\d+):\s+proc\s+\d+ \((\w+):\d+\) (\S+):(\d+) ')
+
+
+def harness_ids(path):
+    """{id: description} from the harness's #define HID_* lines."""
+    ids = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'#define\s+HID_\w+\s+(\d+)\s*/\*\s*(.*?)\s*\*/',
+                         line)
+            if m:
+                ids[int(m.group(1))] = m.group(2)
+    return ids
+
+
+def describe(sid, smap, hids):
+    steps = smap['steps']
+    if 0 <= sid < len(steps):
+        s = steps[sid]
+        return '%s %s (%s)' % (s['chain'], s['where'], s['what'])
+    return 'harness: %s' % hids.get(sid, 'step %d' % sid)
+
+
+def reorderings(events):
+    """The reorderings a trail shows: [(later, earlier, kind)] as step
+    ids: a store that a later load of its CPU passed (SB), or a load that
+    a later store of its CPU passed (LB)."""
+    stored, visible = {}, {}
+    found = []
+    pending = {}
+    for t, (kind, cpu, sid) in enumerate(events):
+        if kind == 'store':
+            stored.setdefault(cpu, []).append([sid, t, None])
+        elif kind == 'visible':
+            for s in stored.get(cpu, []):
+                if s[0] == sid and s[2] is None:
+                    s[2] = t
+                    break
+        elif kind == 'load':
+            for s in stored.get(cpu, []):
+                if s[2] is None:
+                    found.append((sid, s[0], 'SB', s))
+        elif kind == 'defer':
+            pending[(cpu, sid)] = t
+        elif kind == 'satisfy':
+            t0 = pending.pop((cpu, sid), None)
+            for s in stored.get(cpu, []):
+                if t0 is not None and s[1] > t0 and s[2] is not None \
+                        and s[2] < t:
+                    found.append((s[0], sid, 'LB', s))
+    # The harness's readers first: a reordering with their loads is the
+    # one that lets a reader see its element freed.
+    found.sort(key=lambda f: not (f[0] >= 200 or f[1] >= 200))
+    return [(a, b, k) for a, b, k, s in found]
+
+
+def explain(c, res):
+    """After a failed run: replay the trail and say what failed, in the
+    C's words (the function and line of a WARN, or the reordering that
+    let a reader see its element freed)."""
+    if not res.get('errors') or not res.get('dir'):
+        return
+    out = spin.trail(c, res)
+    smap_path = os.path.join(res['dir'], c['map'])
+    with open(smap_path) as f:
+        smap = json.load(f)
+    hids = {}
+    for f in (os.path.basename(c['model']), 'common.pml'):
+        hids.update(harness_ids(os.path.join(res['dir'], f)))
+    events = []
+    err = None
+    for line in out.splitlines():
+        m = re.search(r'MM (store|visible|load|defer|satisfy) (\d+) (\d+)',
+                      line)
+        if m:
+            events.append((m.group(1), int(m.group(2)), int(m.group(3))))
+        m = re.search(r'spin: (\S+):(\d+), Error: (.*)', line)
+        if m and err is None:
+            err = (m.group(1), int(m.group(2)), m.group(3))
+    what = spin.first_error(res['out']) or res['msg']
+    for key, words in PROPERTY:
+        if key in what:
+            what = words
+            break
+    if res['msg'].startswith('caught, but not by'):
+        what = res['msg'].split(':')[0] + ': ' + what
+    # The C function the failing process was last in.
+    failing, last = None, {}
+    after_err = False
+    for line in out.splitlines():
+        if 'Error:' in line:
+            after_err = True
+        m = STEP_RE.match(line)
+        if m:
+            if m.group(3).endswith('-gen.pml'):
+                fn = smap['lines'].get(m.group(4))
+                seq = last.setdefault(m.group(2), [])
+                if fn and fn not in seq[-1:]:
+                    seq.append(fn)
+            if after_err and failing is None:
+                failing = m.group(2)
+    where_c = ''
+    if failing and failing in last and 'WARN' not in what:
+        where_c = '%s() last ran %s' % (failing, ', '.join(
+            '%s()' % f for f in last[failing][-2:]))
+    if err and err[0].endswith('-gen.pml'):
+        fn = smap['lines'].get(str(err[1]))
+        gen = os.path.join(res['dir'], err[0])
+        text = open(gen).read().splitlines()[err[1] - 1] if \
+            os.path.exists(gen) else ''
+        m = re.search(r'/\* WARN (\d+) \*/', text)
+        if m:
+            s = smap['steps'][int(m.group(1))]
+            where_c = 'WARN in %s %s' % (s['chain'], s['where'])
+        elif fn:
+            where_c = 'in %s()' % fn
+    parts = [what]
+    if where_c:
+        parts.append(where_c)
+    for a, b, kind in reorderings(events)[:2]:
+        if kind == 'SB':
+            parts.append('reordered (store buffering): %s passed by the '
+                         'later %s' % (describe(b, smap, hids),
+                                       describe(a, smap, hids)))
+        else:
+            parts.append('reordered (load buffering): %s visible before '
+                         'the earlier %s' % (describe(a, smap, hids),
+                                             describe(b, smap, hids)))
+    res['msg'] = ('caught: ' if c['expect'] == 'error' and res['ok']
+                  and not what.startswith('caught') else '') + \
+        '; '.join(parts)
+
+
+# What the assertions that fail mean.
+PROPERTY = [
+    ('reg[', 'safety: a reader saw its element freed'),
+    ('!(shouldexit)', 'liveness: once CPU 1 stopped, the grace period '
+     'did not end'),
+    ('!(passed)', 'the flip machine went further than it may while a '
+     'reader held its index (rcupreempt_torture_gp_passed())'),
+    ('IRQS_DISABLED', 'lockdep_assert_irqs_disabled() failed'),
+]
+
+
+# -- the checks --
+
+KIND = {'safety': 'reg[', 'liveness': '!(shouldexit)',
+        'flip': '!(passed)', 'warn': None}
+
+
+def one(name, model, gen_dir, b, mm, expect, caught=None, note=''):
+    """A check of harness model at bounds b under memory model mm."""
+    harness = os.path.join('extracted', model + '.pml')
+    c = spin.check(name, harness, bounds_dict(b), expect, note=note,
+                   opt='-O0', kind='extracted', defs=mm_defs(mm),
+                   files=model_files(model, gen_dir) + [
+                       os.path.join(gen_dir, model + '.map.json')],
+                   caught_by=KIND.get(caught), post=explain,
+                   panargs=['-w22'])
+    c['map'] = model + '.map.json'
+    c['article'] = mm
+    if caught == 'warn':
+        c['need_warn'] = True
+    return c
+
+
+def label(model, b, mm):
+    return 'X %s (%s) %s' % (model, ','.join(map(str, b)), mm)
+
+
+def checks(only=None):
+    """Every check of the extracted models, for make verify."""
+    out = []
+    try:
+        smaps = generate(spin.ROOT, EXTRACTED)
+    except ExtractError as e:
+        return [spin.check('X extraction', '-', {}, 'pass', kind='extracted',
+                           broken='extraction failed: %s' % e)]
+    for model, b, mms, note in RUNS:
+        for mm in mms:
+            out.append(one(label(model, b, mm), model, EXTRACTED, b, mm,
+                           'pass', note=note))
+    for model, b, mm, caught, note in FAILS:
+        out.append(one(label(model, b, mm) + ' must fail', model, EXTRACTED,
+                       b, mm, 'error', caught, note))
+    out += mutant_checks(smaps)
+    if only:
+        out = [c for c in out if only in c['name']]
+    return out
+
+
+# -- kernel mutants --
+
+def patch_meta(path):
+    spins, text = [], open(path).read()
+    head = re.split(r'^(?:--- |diff )', text, 1, flags=re.M)[0]
+    for line in head.splitlines():
+        m = re.match(r'Spin:\s*(.*)', line)
+        if m:
+            spins.append(m.group(1).split())
+    return spins, text
+
+
+def changed_lines(orig, patched):
+    """The lines of orig (1-based) that patched removes or changes, and
+    for lines it adds, the original line they go before."""
+    a = open(orig).read().splitlines()
+    b = open(patched).read().splitlines()
+    out = []
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(
+            None, a, b, autojunk=False).get_opcodes():
+        if tag in ('replace', 'delete'):
+            out += range(i1 + 1, i2 + 1)
+        elif tag == 'insert':
+            out.append(i1 + 1)
+    return out
+
+
+def extracted_functions():
+    """{file: {function: (first line, last line)}} of every function a
+    model extracts or inlines, read from the specs' sources."""
+    out = {}
+    for spec in SPECS.values():
+        for path in spec['files']:
+            tu = TU(path, spin.ROOT)
+            for name, fn in tu.functions.items():
+                b = fn['range']['begin']
+                e = fn['range']['end']
+                f = (b.get('expansionLoc') or b).get('file')
+                if f != path:
+                    continue
+                out.setdefault(path, {})[name] = (
+                    (b.get('expansionLoc') or b).get('line'),
+                    (e.get('expansionLoc') or e).get('line'))
+    return out
+
+
+def c_files():
+    """The files the extraction reads: the C and its headers."""
+    return subprocess.run(['git', 'ls-files', 'rcu', 'kernel',
+                           'arch/x86/include'], cwd=spin.ROOT,
+                          stdout=subprocess.PIPE, universal_newlines=True,
+                          check=True).stdout.split()
+
+
+def source_key(patch):
+    """What a mutant's extraction depends on: the patch, the C, the
+    extractor and the specs."""
+    h = hashlib.sha1()
+    extractor = os.path.join(spin.ROOT, 'tools', 'extract')
+    paths = [patch, os.path.abspath(__file__)] + [
+        os.path.join(spin.ROOT, f) for f in c_files()] + sorted(
+        os.path.join(extractor, f) for f in os.listdir(extractor)
+        if f.endswith(('.py', '.h')))
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, 'rb') as f:
+                h.update(path.encode() + b'\0' + f.read())
+    return h.hexdigest()
+
+
+def copy_tree(dst):
+    for f in c_files():
+        src = os.path.join(spin.ROOT, f)
+        if os.path.exists(src):
+            os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
+            shutil.copy2(src, os.path.join(dst, f))
+
+
+def apply_patch(path, tmp):
+    """Copy the C into tmp and apply the patch there: None, or why not."""
+    copy_tree(tmp)
+    with open(path) as f:
+        r = subprocess.run(['patch', '-p1', '--batch', '--quiet'], cwd=tmp,
+                           stdin=f, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode:
+        return 'patch does not apply: ' + r.stdout.strip()[:200]
+    return None
+
+
+def mutant_checks(smaps):
+    """For every kernel mutant: the runs its "Spin:" lines ask for, on
+    models extracted from its patched C; a failure if it edits a
+    function the models run and has no "Spin:" line."""
+    out = []
+    funcs = None
+    used = set()
+    for smap in smaps.values():
+        for s in smap['steps']:
+            used.update(re.findall(r'(\w+)\(\)', s['chain']))
+        used.update(smap['functions'])
+    sources = {f for spec in SPECS.values() for f in spec['files']}
+    for sub in sorted(os.listdir(KERNEL_MUTANTS)):
+        d = os.path.join(KERNEL_MUTANTS, sub)
+        for fname in sorted(os.listdir(d)):
+            if not fname.endswith('.patch'):
+                continue
+            mname = fname[:-len('.patch')]
+            path = os.path.join(d, fname)
+            spins, text = patch_meta(path)
+            files = set(re.findall(r'^--- a/(\S+)', text, re.M))
+            if not spins and not files & sources:
+                continue
+            gen = os.path.join(EXTRACTED, 'mutants', mname)
+            stamp = os.path.join(gen, 'key')
+            key = source_key(path)
+            if os.path.exists(stamp) and open(stamp).read() == key:
+                # Extracted from this very patch and C before.
+                with open(os.path.join(gen, 'hit')) as f:
+                    hit = f.read().split()
+                out += mutant_entries(mname, spins, hit, None, gen)
+                continue
+            if funcs is None:
+                funcs = extracted_functions()
+            tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
+            hit = []
+            try:
+                why = apply_patch(path, tmp)
+                for f in sorted(files & sources) if not why else ():
+                    lines = changed_lines(os.path.join(spin.ROOT, f),
+                                          os.path.join(tmp, f))
+                    hit += sorted(fn for fn, (lo, hi) in
+                                  funcs.get(f, {}).items()
+                                  if fn in used and
+                                  any(lo <= n <= hi for n in lines))
+                if spins and not why:
+                    try:
+                        generate(tmp, gen, {w[0] for w in spins if w})
+                    except ExtractError as e:
+                        why = 'extraction failed: %s' % e
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+            if not why:
+                os.makedirs(gen, exist_ok=True)
+                with open(os.path.join(gen, 'hit'), 'w') as f:
+                    f.write(' '.join(hit))
+                with open(stamp, 'w') as f:
+                    f.write(key)
+            out += mutant_entries(mname, spins, hit, why, gen)
+    return out
+
+
+def mutant_entries(mname, spins, hit, why, gen):
+    if hit and not spins:
+        return [spin.check(
+            'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
+            broken='edits %s, which the extracted models run, but names '
+            'no "Spin:" model' % ', '.join('%s()' % f for f in hit))]
+    return [mutant_run(mname, words, why, gen) for words in spins]
+
+
+def same_model(model, gen):
+    """Is the model extracted into gen the clean one (but for its
+    comments, which say where each function is)?"""
+    def code(path):
+        with open(path) as f:
+            return re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
+    for suffix in ('-layout.pml', '-gen.pml'):
+        a = os.path.join(EXTRACTED, model + suffix)
+        b = os.path.join(gen, model + suffix)
+        if not os.path.exists(b) or code(a) != code(b):
+            return False
+    return True
+
+
+def mutant_run(mname, words, why, gen):
+    """The check one "Spin:" line asks for."""
+    if len(words) != 4 or words[0] not in SPECS:
+        return spin.check('mutant kernel:%s' % mname, '-', {}, 'error',
+                          kind='mutant', broken='bad "Spin:" line: %s' %
+                          ' '.join(words))
+    model, b, mm, verdict = words
+    b = tuple(int(x) for x in b.split(','))
+    name = 'mutant kernel:%s %s' % (mname, label(model, b, mm)[2:])
+    if why:
+        return spin.check(name, '-', {}, 'error', kind='mutant', broken=why)
+    expect = 'pass' if verdict == 'survives' else 'error'
+    caught = verdict.partition(':')[2] or None
+    if expect == 'pass' and same_model(model, gen):
+        # The edit lies in code the spec fixes: nothing to run.
+        return spin.check(name, '-', {}, 'pass', kind='mutant',
+                          passed='survives: its extracted model is the '
+                          'clean one (comments aside)')
+    c = one(name, model, gen, b, mm, expect, caught,
+            note='kernel mutant ' + mname)
+    c['kind'] = 'mutant'
+    return c
+
+
+def unit_tests():
+    """[(ok, what)]: the extractor's host tests."""
+    from tools.extract import test_extract
+    return test_extract.run_tests()
+
+
+def judge(c, res):
+    """verify_one's verdict, then the caught-by-a-WARN rule."""
+    if c.get('need_warn') and res['ok'] and 'WARN in' not in res['msg']:
+        res['ok'] = False
+        res['msg'] = 'caught, but not by a WARN: ' + res['msg']
+
+
+def table():
+    """docs/spin.md's table: each extracted C function and its steps,
+    from the source maps of the models just generated."""
+    smaps = generate(spin.ROOT, EXTRACTED)
+    marks = {'step': '', 'private': ' (private: joins)',
+             'joined': ' (joins the step before)', 'assert': ' (assert)'}
+    print('| model | C function | its steps, in order (line: access) |')
+    print('|---|---|---|')
+    for model, smap in smaps.items():
+        rows = {}
+        for st in smap['steps']:
+            if st['top'].endswith('_nmi'):
+                continue    # the NMI variants: the same steps, joined
+            at = smap['functions'][st['top']].rsplit(':', 1)[0]
+            path, line = st['where'].rsplit(':', 1)
+            inner = st['chain'].split(' <- ')[0]
+            if inner != st['top'] + '()':
+                line = '%s:%s in %s' % (os.path.basename(path), line, inner)
+            what = st['what'].replace(st['top'] + '_', '')
+            what = re.sub(r'\[\(?(me_cpu|a_\w+|\w*cpu)\)?\]', '[cpu]',
+                          what)
+            what = re.sub(r'\[CURRENT\(me_cpu, me_ctx\)\]', '[current]',
+                          what)
+            rows.setdefault((st['top'], smap['functions'][st['top']]),
+                            []).append('%s: %s%s' % (line, what,
+                                                     marks[st['kind']]))
+        for (fn, at), steps in rows.items():
+            print('| %s | `%s()` %s | %s |' % (model, fn, at,
+                                               '; '.join(steps)))
+
+
+def main():
+    spin.need_tools()
+    if '--table' in sys.argv:
+        table()
+        return 0
+    only = None
+    if '--only' in sys.argv:
+        only = sys.argv[sys.argv.index('--only') + 1]
+    passed = failed = 0
+    for c in checks(only):
+        res = spin.verify_one(c, spin.build_one(c))
+        if c.get('post'):
+            c['post'](c, res)
+        judge(c, res)
+        ok = res['ok']
+        passed += ok
+        failed += not ok
+        print('%-4s %-52s %9s states  %s' % (
+            'ok' if ok else 'FAIL', c['name'], spin.fmt_int(res['states']),
+            res['msg'] or 'expected ' + c['expect']))
+        sys.stdout.flush()
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of the extractor on small C inputs: what it translates,
+and that each construct it does not understand fails the extraction
+with the file and line, never silently.
+
+    python3 -m tools.extract.test_extract
+
+Ends with "N passed, N failed"; make verify runs these first
+(tests/spin/run.py counts them with its checks).
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+from tools.extract import ExtractError, extract
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+HEAD = """#include "kernel/compiler.h"
+#include "kernel/barrier.h"
+#include "kernel/bug.h"
+
+struct pcpu { long ctr; long flag; long arr[2]; };
+struct pcpu pcpu[4];
+long big_global;
+"""
+
+GOOD = HEAD + """
+static inline struct pcpu *me(void)
+{
+	return &pcpu[raw_smp_processor_id()];
+}
+
+void f_good(void)
+{
+	long c = READ_ONCE(me()->ctr) + 1;
+
+	WRITE_ONCE(me()->ctr, c);
+	smp_mb();
+	if (READ_ONCE(me()->flag))
+		return;
+	WARN(c & 1, "odd");
+	me()->arr[c & 1]++;
+}
+
+int f_atomic(int cpu)
+{
+	return __atomic_add_fetch(&pcpu[cpu].ctr, 4, __ATOMIC_SEQ_CST);
+}
+"""
+
+# Each: (what, C body, the message the failure must carry).  The line of
+# the construct is the one that holds "/* HERE */".
+BAD = [
+    ('an asm statement', 'void f(void)\n{\n\t__asm__ __volatile__("nop");'
+     ' /* HERE */\n}\n', 'asm statement'),
+    ('a switch', 'void f(int x)\n{\n\tswitch (x) { /* HERE */\n\tcase 0:'
+     '\n\t\tWRITE_ONCE(pcpu[0].ctr, 1);\n\t}\n}\n', 'SwitchStmt'),
+    ('a call with no body and no abstraction',
+     'void ext(void);\nvoid f(void)\n{\n\text(); /* HERE */\n}\n',
+     'call to ext()'),
+    ('a pointer the model cannot name',
+     'void f(long *p) /* HERE */\n{\n\tWRITE_ONCE(*p, 1);\n}\n',
+     'pointer parameter p'),
+    ('a global that is not one of the objects',
+     'long other;\nvoid f(void)\n{\n\tWRITE_ONCE(other, 1); /* HERE */\n}\n',
+     'global other'),
+    ('a constant beyond 32 bits',
+     'void f(void)\n{\n\tWRITE_ONCE(big_global, 1L << 40); /* HERE */\n}\n',
+     'does not fit'),
+    ('a goto', 'void f(void)\n{\n\tgoto out; /* HERE */\nout:\n\t'
+     'WRITE_ONCE(big_global, 1);\n}\n', 'GotoStmt'),
+]
+
+SPEC = dict(name='t', objects={'pcpu': 'NCPU', 'big_global': None})
+
+results = []
+
+
+def check(ok, what):
+    results.append(bool(ok))
+    print('%s %d - %s' % ('ok' if ok else 'not ok', len(results), what))
+
+
+def run_c(text, names):
+    d = tempfile.mkdtemp(prefix='extract-test-')
+    path = os.path.join(d, 'input.c')
+    with open(path, 'w') as f:
+        f.write(text)
+    spec = dict(SPEC, files={path: names})
+    return extract(spec, ROOT), path
+
+
+def test_good():
+    (lay, text, smap), _ = run_c(GOOD, ['f_good', 'f_atomic'])
+    body = text[text.index('inline f_good'):text.index('inline f_atomic')]
+    steps = re.findall(r'\b(LOAD|STORE|MB|RMW_ADD)\(', body)
+    check(steps == ['LOAD', 'STORE', 'MB', 'LOAD', 'LOAD', 'STORE'],
+          'READ_ONCE, WRITE_ONCE, smp_mb(), a branch, ++ of an array '
+          'field: LOAD STORE MB LOAD LOAD STORE (%s)' % ' '.join(steps))
+    check(re.search(r'atomic \{ STORE\([^;]*\); MB\(', body),
+          'smp_mb() joins the step before it')
+    check('assert(' in body, 'WARN() becomes an assertion')
+    check('RMW_ADD(me_cpu, me_ctx, f_atomic_t1, '
+          'A_pcpu_ctr(a_cpu), 4,' in text,
+          '__atomic_add_fetch() is one read-modify-write step')
+    check(re.search(r'A_pcpu_arr\(i, j\)', lay),
+          'an array field gets an address per element and index')
+    lines = GOOD.splitlines()
+    want = [1 + next(i for i, l in enumerate(lines) if key in l)
+            for key in ('READ_ONCE(me()->ctr)', 'WRITE_ONCE(me()->ctr',
+                        'smp_mb()')]
+    check(all(s['where'].endswith(('input.c:%d' % n))
+              for s, n in zip(smap['steps'][:3], want)),
+          'the source map gives each step its line (%s)' % ', '.join(
+              s['where'].rsplit('/', 1)[-1] for s in smap['steps'][:3]))
+
+
+def test_bad():
+    for what, body, msg in BAD:
+        line = body[:body.index('/* HERE */')].count('\n') + 1 + \
+            HEAD.count('\n')
+        try:
+            run_c(HEAD + body, ['f'])
+        except ExtractError as e:
+            ok = e.where.endswith('input.c:%d' % line) and msg in e.msg
+            check(ok, '%s fails the extraction at its line: %s' % (what, e))
+            continue
+        check(False, '%s: extracted without complaint' % what)
+
+
+def run_tests():
+    """[(ok, what)] of every test, printing nothing."""
+    del results[:]
+    names = []
+    global check
+
+    def quiet(ok, what):
+        results.append(bool(ok))
+        names.append(what)
+    saved, check = check, quiet
+    try:
+        test_good()
+        test_bad()
+    finally:
+        check = saved
+    return list(zip(results, names))
+
+
+def main():
+    test_good()
+    test_bad()
+    failed = results.count(False)
+    print('%d passed, %d failed' % (len(results) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
