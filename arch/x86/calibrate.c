@@ -15,12 +15,12 @@
  * measures the window 65536 counts short: both rates at least 6.5 times
  * too high (a TSC of 11 GHz was seen at a load average of 20, when most
  * of the seven windows wrapped).  A wrap only ever raises a window's
- * rates, and an honest window is within a few percent of the truth, so a
- * window whose LAPIC rate is over WRAP_FACTOR times the lowest one seen
- * wrapped: it is left out, and more windows are taken until WINDOWS are
- * clean (at most MAX_WINDOWS in all).  So is a window whose TSC rate is
- * over the 10 GHz this code accepts at all: when every window wraps, the
- * lowest is no reference, but a TSC below 1.5 GHz times 6.5 still is.
+ * rates, and honest windows agree within a few percent, so the reference
+ * is the lowest LAPIC rate that a second window confirms; a window not
+ * within a tenth of it is left out, and more windows are taken until
+ * WINDOWS are clean (at most MAX_WINDOWS in all).  So is a window whose
+ * TSC rate is over the 10 GHz this code accepts at all: when every window
+ * wraps, no rate is a reference, but a TSC below 1.5 GHz times 6.5 is.
  */
 #include "asm/arch.h"
 #include "arch/x86/asm.h"
@@ -37,8 +37,7 @@
 #define PIT_GATE	0x61
 #define WINDOW_MS	10
 #define WINDOWS		7
-#define MAX_WINDOWS	40
-#define WRAP_FACTOR	3
+#define MAX_WINDOWS	100
 #define TSC_MAX_HZ	10000000000ULL	/* see the bounds at the end */
 
 static u64 tsc_hz;
@@ -58,12 +57,27 @@ struct sample {
 	u64 tsc;
 };
 
+/*
+ * The three reads of a sample, taken again while a host stall split them
+ * (their TSC span over SAMPLE_MAX_CYCLES: 50 us at 10 GHz, 190 us at the
+ * 2.6 GHz seen here), a bounded number of times: a stall between the
+ * PIT read and the LAPIC read would skew the window's rates.
+ */
+#define SAMPLE_MAX_CYCLES	500000
+#define SAMPLE_TRIES		100
+
 static void sample(struct sample *s)
 {
-	/* Same order at both ends, so the read latencies cancel. */
-	s->pit = pit_read();
-	s->lapic = lapic_read(LAPIC_TIMER_CCR);
-	s->tsc = rdtsc();
+	for (int i = 0; i < SAMPLE_TRIES; i++) {
+		u64 t0 = rdtsc();
+
+		/* Same order at both ends, so the read latencies cancel. */
+		s->pit = pit_read();
+		s->lapic = lapic_read(LAPIC_TIMER_CCR);
+		s->tsc = rdtsc();
+		if (s->tsc - t0 < SAMPLE_MAX_CYCLES)
+			return;
+	}
 }
 
 /* One window: rates of the LAPIC timer and TSC in Hz, from PIT ticks. */
@@ -105,31 +119,49 @@ static bool pit_window(u64 *lapic_hz, u64 *tsc_hz_out)
 	return true;
 }
 
-/* How many of the n windows are clean: not over WRAP_FACTOR x the lowest. */
-static int calib_clean(const u64 *lapic, int n, u64 *lowest)
+/* Is a within a tenth of b? */
+static bool calib_near(u64 a, u64 b)
+{
+	return a * 10 <= b * 11 && a * 11 >= b * 10;
+}
+
+/*
+ * How many of the n windows are clean, with *ref their LAPIC rate: the
+ * lowest rate that another window confirms (within a tenth).  Wrapped
+ * windows are far above it; a lone low one (a stall inside a sample
+ * that got past sample()) is confirmed by nothing.
+ */
+static int calib_clean(const u64 *lapic, int n, u64 *ref)
 {
 	int clean = 0;
 
-	*lowest = lapic[0];
-	for (int i = 1; i < n; i++)
-		if (lapic[i] < *lowest)
-			*lowest = lapic[i];
-	for (int i = 0; i < n; i++)
-		clean += lapic[i] <= *lowest * WRAP_FACTOR;
+	*ref = 0;
+	for (int i = 0; i < n; i++) {
+		int near = 0;
+
+		for (int j = 0; j < n; j++)
+			near += j != i && calib_near(lapic[j], lapic[i]);
+		if (near && (!*ref || lapic[i] < *ref))
+			*ref = lapic[i];
+	}
+	for (int i = 0; *ref && i < n; i++)
+		clean += calib_near(lapic[i], *ref);
 	return clean;
 }
 
 void lapic_timer_calibrate(void)
 {
-	u64 lapic[MAX_WINDOWS], tsc[MAX_WINDOWS], lowest;
+	/* Static: the boot CPU calibrates once, and 1.6 KB is a lot of stack. */
+	static u64 lapic[MAX_WINDOWS], tsc[MAX_WINDOWS];
+	u64 ref;
 	int n = 0, tries = 0, clean = 0, too_fast = 0;
 
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 	lapic_write(LAPIC_TIMER_DCR, 0x3);
 	while (clean < WINDOWS) {
 		if (n + too_fast >= MAX_WINDOWS)
-			panic("calibrate: %d of %d PIT channel 2 windows wrapped (the host stalled the vCPU 55 ms or more in each)",
-			      n - clean + too_fast, n + too_fast);
+			panic("calibrate: only %d of %d PIT channel 2 windows agree within a tenth (%d too fast: wrapped by a host stall of 55 ms or more)",
+			      clean, n + too_fast, too_fast);
 		/*
 		 * A window in which the count never moved enough is tried
 		 * again; each try is bounded (2^33 TSC cycles), and so is
@@ -145,16 +177,16 @@ void lapic_timer_calibrate(void)
 			too_fast++;	/* wrapped: no TSC runs this fast */
 			continue;
 		}
-		clean = calib_clean(lapic, ++n, &lowest);
+		clean = calib_clean(lapic, ++n, &ref);
 	}
 	/* Keep the clean windows only, in place. */
 	for (int i = 0, j = 0; i < n; i++) {
-		if (lapic[i] > lowest * WRAP_FACTOR)
+		if (!calib_near(lapic[i], ref))
 			continue;
 		lapic[j] = lapic[i];
 		tsc[j++] = tsc[i];
 	}
-	/* The median rates of the clean ones (n - clean wrapped). */
+	/* The median rates of the clean ones (n - clean left out). */
 	sort_u64(lapic, clean);
 	sort_u64(tsc, clean);
 	u64 lhz = lapic[clean / 2];
