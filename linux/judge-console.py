@@ -11,7 +11,9 @@ parse-console.sh (in DIR) must also find nothing.
 
 With --expect fail (a mutant), the run must instead end with
 "End of test: FAILURE" and at least one eqs-torture "!!!" line: the test
-itself, not only a kernel warning, must have caught the bug; with
+itself, not only a kernel warning, must have caught the bug (a kernel
+crash after the test's first "!!!" may stand in for the FAILURE line,
+which it prevents); with
 --error REGEX, a "!!!" line must match REGEX (the mutant's own kind of
 error), and parse-console.sh must report the FAILURE too.
 
@@ -26,6 +28,9 @@ import re
 import subprocess
 import sys
 
+# A kernel crash: what ends a run before the test can print its verdict.
+CRASH = re.compile(r"BUG:|Oops|Kernel panic|general protection fault|"
+                   r"Unable to handle kernel")
 BADNESS = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace:|Kernel panic|general protection fault|"
     r"detected stalls on CPUs|self-detected stall|INFO: task .* blocked|"
@@ -128,16 +133,30 @@ def main():
     wanted = [l for l in eqs_bangs if args.error and re.search(args.error, l)]
     if args.error:
         print(f"judge: '!!!' lines matching /{args.error}/: {len(wanted)}")
+    crashed = False
     if args.expect == "pass":
         ok = (success and not failure and not bangs and not bad and ver_rising
               and not timed_out and not pc)
     else:
-        ok = (failure and bool(eqs_bangs) and not success and
+        # The bug's later damage may crash the kernel before the test's
+        # verdict (seen once: a handler run with RCU not watching, then an
+        # oops at shutdown).  The test's own '!!!' came first: caught.
+        first = next((i for i, l in enumerate(lines)
+                      if "eqs-torture:!!!" in l), None)
+        crashed = first is not None and any(
+            CRASH.search(l) for l in lines[first:])
+        if crashed and not failure:
+            print("judge: the kernel crashed after the test's first '!!!', "
+                  "before its verdict: counted as caught (the crash is in "
+                  "the last console lines)")
+        ok = (bool(eqs_bangs) and not success and
               (not args.error or bool(wanted)) and
-              (pc is None or any("FAILURE" in l for l in pc)))
+              ((failure and (pc is None or
+                             any("FAILURE" in l for l in pc))) or
+               (crashed and not failure)))
     if timed_out:
         print("judge: QEMU TIMED OUT")
-    if not ok or timed_out:
+    if not ok or timed_out or (crashed and not failure):
         print("judge: last console lines:")
         for l in lines[-40:]:
             print("  | " + l)

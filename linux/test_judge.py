@@ -52,6 +52,13 @@ CASES = [
      ["--error", "not watching"], True),
     ("a mutant caught for another reason is not",
      BAD, "fail", ["--error", "freed element"], False),
+    ("a crash after the test's own '!!!' stands in for FAILURE",
+     BAD.replace("[    3.100000] eqs-torture: --- End of test: FAILURE\n",
+                 "[    4.0] BUG: unable to handle page fault\n"
+                 "[    4.1] Oops: 0010 [#1] PREEMPT SMP\n"),
+     "fail", ["--error", "not watching"], True),
+    ("a crash before any '!!!' is not a catch",
+     "[    2.0] Oops: 0010 [#1] PREEMPT SMP\n", "fail", [], False),
     ("a mutant that only WARNs is not caught",
      "[    3.0] WARNING: CPU: 1 PID: 0 at kernel/rcu/tree.c:1\n"
      "[    3.1] eqs-torture: --- End of test: FAILURE\n", "fail", [], False),
