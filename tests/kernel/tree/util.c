@@ -140,11 +140,8 @@ static int preempted_reader_fn(void *arg)
 	struct preempted_reader *p = arg;
 
 	rcu_read_lock();
-	while (!smp_load_acquire(&p->unlock)) {
-		preempt_disable();
-		this_cpu_write(need_resched, 1);
-		preempt_enable();	/* preempted here: the hog runs */
-	}
+	while (!smp_load_acquire(&p->unlock))
+		preempt_self();		/* the hog runs while we wait */
 	rcu_read_unlock();
 	smp_store_release(&p->done, 1);
 	return 0;
