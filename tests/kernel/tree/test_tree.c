@@ -116,8 +116,15 @@ KTEST(rcu_tree_blocked_reader)
 	 */
 	held_start(cpu, true);
 	c = start_poll_synchronize_rcu();
-	msleep(50);
 	rnp = rcu_tree_data[cpu].mynode;
+	/*
+	 * Until the leaf has the grace period and the reader is queued
+	 * holding it (up to a host stall of either vCPU), then 50 ms for
+	 * a grace period that would wrongly end under it.  A fixed 50 ms
+	 * alone left the grace period unstarted on a loaded host.
+	 */
+	poll_until(leaf_has_gp(rnp, c) && held_queued(rnp, &holds) && holds);
+	msleep(50);
 	queued = held_queued(rnp, &holds);
 	fail |= KT_EXPECT(queued, "reader not on cpu %d's leaf blkd_tasks",
 			  cpu);

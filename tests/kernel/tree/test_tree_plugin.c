@@ -221,6 +221,8 @@ KTEST(rcu_tree_preempt_off_region)
 	u64 ticks0, ipis0, t0, ticks, ipis;
 	long long us, us_exp;
 	unsigned long c;
+	struct rcu_tree_data *rdp;
+	struct rcu_node *rnp;
 
 	TREE_ONLY();
 	cpu = other_cpu();
@@ -228,35 +230,59 @@ KTEST(rcu_tree_preempt_off_region)
 		ktap_diag("needs a CPU other than ours and the kthread's");
 		return KTEST_SKIP;
 	}
+	rdp = &rcu_tree_data[cpu];
+	rnp = rdp->mynode;
 	po = (typeof(po)){ 0 };
 	kthread_run(preempt_off_spinner, NULL, cpu, "preempt-off");
 	fail |= KT_EXPECT(wait_flag(&po.started, HOST_STALL_MS),
 			  "the spinner started");
-	ticks0 = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
-	ipis0 = READ_ONCE(rcu_tree_data[cpu].exp_ipis);
+	ipis0 = READ_ONCE(rdp->exp_ipis);
 	c = start_poll_synchronize_rcu();
 	kthread_run(exp_waiter, &po.ew, self, "exp-waiter");
 	/*
-	 * Until the region has taken three ticks and the expedited IPI
-	 * (each would have reported at once if it took the region for a
-	 * quiescent state), and the kthread has scanned three times.
+	 * Ticks count from the moment cpu's leaf has the grace period of c
+	 * in progress: a tick that took the region for a quiescent state
+	 * would clear cpu's bit in that leaf at once, in the tick itself
+	 * (rcu_report_qs_rdp()), as the IPI would clear its bit in the
+	 * leaf's expmask.  Judged on the leaf, not only on the grace
+	 * periods' ends, which also wait for the kthread's and the
+	 * waiter's vCPUs to run.
 	 */
+	fail |= KT_EXPECT(poll_until(leaf_has_gp(rnp, c)),
+			  "cpu%d's leaf never started the grace period of cookie %lu (gp_seq %lu)",
+			  cpu, c, READ_ONCE(rnp->gp_seq));
+	ticks0 = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
 	t0 = ktime_get_ns();
+	/*
+	 * Until the region has taken three ticks in that grace period and
+	 * the expedited IPI (each would have reported at once if it took
+	 * the region for a quiescent state), and the kthread has scanned
+	 * three times.
+	 */
 	do {
 		msleep(1);
 		ticks = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - ticks0;
-		ipis = READ_ONCE(rcu_tree_data[cpu].exp_ipis) - ipis0;
+		ipis = READ_ONCE(rdp->exp_ipis) - ipis0;
 	} while ((ticks < 3 || !ipis) &&
 		 ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC);
 	wait_fqs_scans(c);
 	ktap_diag("cpu%d with preemption off: %lu ticks, %lu expedited IPIs",
 		  cpu, ticks, ipis);
-	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c),
-			  "cpu%d's tick reported a quiescent state with preemption off: the grace period ended",
-			  cpu);
-	fail |= KT_EXPECT(!READ_ONCE(po.ew.done),
-			  "cpu%d's expedited IPI reported a quiescent state with preemption off: the expedited grace period ended",
-			  cpu);
+	fail |= KT_EXPECT(ticks >= 3 && ipis,
+			  "cpu%d took %lu ticks in the grace period and %lu expedited IPIs in %d ms, fewer than 3 and 1",
+			  cpu, ticks, ipis, HOST_STALL_MS);
+	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c) &&
+			  (READ_ONCE(rnp->qsmask) & rdp->grpmask),
+			  "cpu%d's tick reported a quiescent state with preemption off: %s",
+			  cpu, poll_state_synchronize_rcu(c) ?
+			  "the grace period ended" :
+			  "its bit in its leaf is clear");
+	fail |= KT_EXPECT(!READ_ONCE(po.ew.done) &&
+			  (READ_ONCE(rnp->expmask) & rdp->grpmask),
+			  "cpu%d's expedited IPI reported a quiescent state with preemption off: %s",
+			  cpu, READ_ONCE(po.ew.done) ?
+			  "the expedited grace period ended" :
+			  "its bit in its leaf's expmask is clear");
 	/* Release: pairs with the spinner's acquire (the flag alone). */
 	smp_store_release(&po.release, 1);
 	fail |= KT_EXPECT(wait_flag(&po.done, HOST_STALL_MS),

@@ -119,6 +119,12 @@ bool held_queued(struct rcu_node *rnp, bool *holds)
 	return queued;
 }
 
+bool leaf_has_gp(struct rcu_node *rnp, unsigned long c)
+{
+	/* c is the end of that grace period; in progress, it is c - 3. */
+	return !ULONG_CMP_LT(READ_ONCE(rnp->gp_seq), c - RCU_SEQ_STATE_MASK);
+}
+
 bool task_sleeping(struct task *t)
 {
 	return READ_ONCE(t->state) == TASK_SLEEPING && !READ_ONCE(t->on_cpu);

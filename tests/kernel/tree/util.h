@@ -78,6 +78,13 @@ int held_stop(void);
 bool held_queued(struct rcu_node *rnp, bool *holds);
 
 /*
+ * Has leaf rnp started (or already ended) the grace period that a
+ * get_state/start_poll cookie c waits for?  Read without the lock: a
+ * leaf's gp_seq only grows.
+ */
+bool leaf_has_gp(struct rcu_node *rnp, unsigned long c);
+
+/*
  * Poll every millisecond (sleeping) until cond holds, at most
  * HOST_STALL_MS: a bound on a host stall, not a figure.  Its value: cond.
  */
