@@ -483,6 +483,10 @@ mkinitramfs() { # $1 = label, $2 = build
 # boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS]]: boot BUILD's kernel,
 # console in $out/LABEL, and judge it: EXPECT pass, or fail with a "!!!"
 # line matching ERROR.  PARAMS: the scenario's boot parameters.
+# no_timer_check: the IO-APIC's check that the timer IRQ arrives within a
+# busy-wait loop panics ("IO-APIC + timer doesn't work!") when a loaded
+# host stalls the vCPU through it; it judges the host's speed, not the
+# kernel under test, so it is skipped, as virtual machines commonly do.
 boot() {
 	local log=$out/$1/console.log rc t0 t1 secs=$4
 	mkdir -p "$out/$1"
@@ -493,7 +497,7 @@ boot() {
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=7 ${6:-} eqstorture.shutdown_secs=$secs $extra_params" \
+		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} eqstorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
