@@ -661,7 +661,8 @@ def table():
     from the source maps of the models just generated."""
     smaps = generate(spin.ROOT, EXTRACTED)
     marks = {'step': '', 'private': ' (private: joins)',
-             'joined': ' (joins the step before)', 'assert': ' (assert)'}
+             'joined': ' (joins the step before)', 'assert': ' (assert)',
+             'harness': ' (the harness\'s step)'}
     print('| model | C function | its steps, in order (line: access) |')
     print('|---|---|---|')
     for model, smap in smaps.items():
@@ -675,8 +676,9 @@ def table():
             if inner != st['top'] + '()':
                 line = '%s:%s in %s' % (os.path.basename(path), line, inner)
             what = st['what'].replace(st['top'] + '_', '')
-            what = re.sub(r'\[\(?(me_cpu|a_\w+|\w*cpu)\)?\]', '[cpu]',
+            what = re.sub(r'\[\(?(me_cpu|a_rdp|\w*cpu)\)?\]', '[cpu]',
                           what)
+            what = re.sub(r'\[\(?a_(\w+)\)?\]', r'[\1]', what)
             what = re.sub(r'\[CURRENT\(me_cpu, me_ctx\)\]', '[current]',
                           what)
             rows.setdefault((st['top'], smap['functions'][st['top']]),

@@ -306,7 +306,8 @@ class Translator:
 
     def src(self, node, what, kind='step'):
         """Record where a step comes from; kind 'step' (a step of its
-        own), 'private' or 'joined' (joins the step before it)."""
+        own), 'private' or 'joined' (joins the step before it), or
+        'harness' (a call that is a step of the harness's)."""
         chain = ' <- '.join('%s()' % f.fn for f in reversed(self.stack))
         self.sources.append(dict(fn=self.frame.fn, chain=chain, top=self.top,
                                  where=where(node), what=what, kind=kind))
@@ -927,6 +928,9 @@ class Translator:
         if kind == 'expr':
             return text if re.fullmatch(r'-?\d+', text) else '(%s)' % text
         if kind == 'step':
+            # The source map names it, for the step table.
+            self.src(n, '%s() is %s' % (name, text.split('(')[0]),
+                     'harness')
             self.emit(Step('mem', text))
             return '0'
         return self.ctx_value('{t} = ' + text.replace('{', '{{').replace(
