@@ -21,7 +21,9 @@ MODEL is a key of SPECS, MM one of SC, TSO, TSO+LB (then options:
 mm_defs() says which), VERDICT
 "caught" (by any check), "caught:safety", "caught:liveness",
 "caught:warn" (a WARN() of the C), "caught:flip" (the flip model's
-torture invariant), or "survives" (the run must pass).
+torture invariant), "caught:blocked" (tree612: an outermost unlock left
+its task on blkd_tasks), "caught:delay" (tree612 with ",delay": the
+torture hook's promise), or "survives" (the run must pass).
 """
 
 import difflib
@@ -102,12 +104,14 @@ SPECS = {
                 'rcu_watching_snap_save', 'rcu_watching_snap_recheck',
                 'rcu_tree_sched_clock_irq'],
             'rcu/tree/tree_plugin.c': [
-                '__rcu_tree_read_lock', '__rcu_tree_read_unlock'],
+                '__rcu_tree_read_lock', '__rcu_tree_read_unlock',
+                'rcu_preempt_blocked_readers_cgp'],
         },
         objects={'context_tracking': 'NCPU', 'rcu_tree_data': 'NCPU',
                  'rcu_node': '1', 'task': 'NTASK', 'rcu_state': None},
         params={'rcu_watching_snap_save': {'rdp': 'rcu_tree_data'},
-                'rcu_watching_snap_recheck': {'rdp': 'rcu_tree_data'}},
+                'rcu_watching_snap_recheck': {'rdp': 'rcu_tree_data'},
+                'rcu_preempt_blocked_readers_cgp': {'rnp': 'rcu_node'}},
         index_fields={('rcu_tree_data', 'cpu'): 'rdp->cpu is rdp\'s index'},
         pointer_fields={('rcu_tree_data', 'mynode'):
                         ('rcu_node', '0', 'one leaf')},
@@ -118,12 +122,10 @@ SPECS = {
             ('rcu_tree_data', 'core_needs_qs'):
             ('0', 'likewise'),
             ('rcu_state', 'stall_next_ns'):
-            ('0', 'no stall deadline: the stall detector is left out'),
-            ('task', 'rcu_read_unlock_special.s'):
-            ('0', 'nothing asks the reader for a deferred quiescent '
-             'state (rcu_flavor_sched_clock_irq() is left out)')},
+            ('0', 'no stall deadline: the stall detector is left out')},
         constants={'rcu_read_lock_delay_hook':
-                   ('0', 'the torture test\'s hook is off')},
+                   ('DELAY_HOOK', 'the torture test\'s hook: the '
+                    'harness\'s DELAY_HOOK, on in the ",delay" runs')},
         big_constants={(((1 << 64) - 1) >> 2) + 1:
                        ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
                         'above the interrupt nesting behaves the same')},
@@ -132,6 +134,13 @@ SPECS = {
             ('expr', '0', 'the deferred quiescent states: left out'),
             'rcu_report_qs_rdp':
             ('step', 'REPORT_QS(me_cpu, me_ctx)', 'the harness\'s report'),
+            'rcu_read_unlock_special':
+            ('step', 'UNLOCK_SPECIAL(me_cpu, me_ctx)', 'the harness\'s '
+             'slow path: a task leaves the leaf\'s blocked list and '
+             'reports; a handler defers to the task'),
+            'rcu_read_lock_delay_hook':
+            ('step', 'LOCK_DELAY(me_cpu, me_ctx)', 'the torture test\'s '
+             'delay: the harness records that this lock ran it'),
             'spin_lock': ('expr', '0', 'the leaf\'s lock: REPORT_QS '
                           'is atomic and a full barrier'),
             'spin_unlock': ('expr', '0', 'likewise'),
@@ -144,7 +153,10 @@ SPECS = {
         cpu_private={('context_tracking', 'nesting'): 'CPU 1 only',
                      ('context_tracking', 'nmi_nesting'): 'CPU 1 only',
                      ('task', 'rcu_read_lock_nesting'):
-                     'CPU 1\'s task, its handlers and its tick'},
+                     'CPU 1\'s task, its handlers and its tick',
+                     ('task', 'rcu_read_unlock_special.s'):
+                     'CPU 1\'s task, its context switch and its readers\' '
+                     'unlocks'},
         variants={'ct_nmi_enter_nmi': ('ct_nmi_enter', 'C_NMI'),
                   'ct_nmi_exit_nmi': ('ct_nmi_exit', 'C_NMI'),
                   '__rcu_tree_read_lock_nmi':
@@ -175,6 +187,12 @@ RUNS = [
      'everything at once'),
     ('tree612', (1, 0, 1), ('TSO,nodrain',),
      'no window for an NMI in the modern step, drained or not'),
+    ('tree612', (1, 1, 1), ('SC,delay',),
+     'the torture test\'s delay hook on: every outermost lock runs it, '
+     'after its count'),
+    ('tree612', (0, 1, 1), ('TSO,delay', 'TSO+LB,delay'),
+     'the delay hook on, with an NMI\'s reader nested in the '
+     'interrupt\'s'),
 ]
 
 # Runs that must fail: what the model shows that the C does not.
@@ -195,7 +213,7 @@ def mm_defs(mm):
     options: ",nodrain" (interrupt delivery does not drain the store
     buffer), ",sbN" (N store-buffer entries a CPU, not 4), ",hoist"
     (flip2008: a reader's critical-section loads may come before its
-    lock)."""
+    lock), ",delay" (tree612: the torture test's delay hook is on)."""
     name, *extras = mm.split(',')
     defs = ['-DMM=%d' % MMS[name]]
     for extra in extras:
@@ -203,6 +221,8 @@ def mm_defs(mm):
             defs.append('-DDELIVERY_DRAINS=0')
         elif extra == 'hoist':
             defs.append('-DHOIST=1')
+        elif extra == 'delay':
+            defs.append('-DDELAY_HOOK=1')
         elif re.fullmatch(r'sb\d+', extra):
             defs.append('-DSB=%s' % extra[2:])
         else:
@@ -367,13 +387,20 @@ PROPERTY = [
     ('!(passed)', 'the flip machine went further than it may while a '
      'reader held its index (rcupreempt_torture_gp_passed())'),
     ('IRQS_DISABLED', 'lockdep_assert_irqs_disabled() failed'),
+    ('!(queued)', 'blocked: the task\'s outermost rcu_read_unlock() left '
+     'it on the leaf\'s blkd_tasks list'),
+    ('delay_ran', 'delay: with the torture hook on, an outermost '
+     'rcu_read_lock() did not run it, or a nested one did'),
+    ('delay_t', 'delay: the torture hook ran with the count other than '
+     '1 (before the lock set it, or in a nested lock)'),
 ]
 
 
 # -- the checks --
 
 KIND = {'safety': 'reg[', 'liveness': '!(shouldexit)',
-        'flip': '!(passed)', 'warn': None}
+        'flip': '!(passed)', 'warn': None, 'blocked': '!(queued)',
+        'delay': 'delay_'}
 
 
 def one(name, model, gen_dir, b, mm, expect, caught=None, note=''):
@@ -634,7 +661,8 @@ def table():
     from the source maps of the models just generated."""
     smaps = generate(spin.ROOT, EXTRACTED)
     marks = {'step': '', 'private': ' (private: joins)',
-             'joined': ' (joins the step before)', 'assert': ' (assert)'}
+             'joined': ' (joins the step before)', 'assert': ' (assert)',
+             'harness': ' (the harness\'s step)'}
     print('| model | C function | its steps, in order (line: access) |')
     print('|---|---|---|')
     for model, smap in smaps.items():
@@ -648,8 +676,9 @@ def table():
             if inner != st['top'] + '()':
                 line = '%s:%s in %s' % (os.path.basename(path), line, inner)
             what = st['what'].replace(st['top'] + '_', '')
-            what = re.sub(r'\[\(?(me_cpu|a_\w+|\w*cpu)\)?\]', '[cpu]',
+            what = re.sub(r'\[\(?(me_cpu|a_rdp|\w*cpu)\)?\]', '[cpu]',
                           what)
+            what = re.sub(r'\[\(?a_(\w+)\)?\]', r'[\1]', what)
             what = re.sub(r'\[CURRENT\(me_cpu, me_ctx\)\]', '[current]',
                           what)
             rows.setdefault((st['top'], smap['functions'][st['top']]),

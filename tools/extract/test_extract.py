@@ -73,6 +73,9 @@ BAD = [
      'does not fit'),
     ('a goto', 'void f(void)\n{\n\tgoto out; /* HERE */\nout:\n\t'
      'WRITE_ONCE(big_global, 1);\n}\n', 'GotoStmt'),
+    ('a call through a function pointer the spec does not abstract',
+     'void (*hook)(void);\nvoid f(void)\n{\n\thook(); /* HERE */\n}\n',
+     'call through the pointer hook'),
 ]
 
 SPEC = dict(name='t', objects={'pcpu': 'NCPU', 'big_global': None})

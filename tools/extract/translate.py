@@ -306,7 +306,8 @@ class Translator:
 
     def src(self, node, what, kind='step'):
         """Record where a step comes from; kind 'step' (a step of its
-        own), 'private' or 'joined' (joins the step before it)."""
+        own), 'private' or 'joined' (joins the step before it), or
+        'harness' (a call that is a step of the harness's)."""
         chain = ' <- '.join('%s()' % f.fn for f in reversed(self.stack))
         self.sources.append(dict(fn=self.frame.fn, chain=chain, top=self.top,
                                  where=where(node), what=what, kind=kind))
@@ -899,6 +900,12 @@ class Translator:
             self.fail(n, 'call through a pointer: not supported')
         name = callee['referencedDecl']['name']
         args = n['inner'][1:]
+        if callee['referencedDecl'].get('kind') != 'FunctionDecl' and \
+                name not in self.calls:
+            # A function pointer variable: only the spec can say what
+            # the call does (a hook of the harness's).
+            self.fail(n, 'call through the pointer %s: not supported '
+                      'unless the spec abstracts it' % name)
         hook = getattr(self, 'hook_' + name, None)
         if hook:
             return hook(n, args)
@@ -921,6 +928,9 @@ class Translator:
         if kind == 'expr':
             return text if re.fullmatch(r'-?\d+', text) else '(%s)' % text
         if kind == 'step':
+            # The source map names it, for the step table.
+            self.src(n, '%s() is %s' % (name, text.split('(')[0]),
+                     'harness')
             self.emit(Step('mem', text))
             return '0'
         return self.ctx_value('{t} = ' + text.replace('{', '{{').replace(

@@ -20,10 +20,17 @@
 #define MAX_DYNTICK_LOOP_NMI	1
 #endif
 
-/* The element the readers look at, after the extracted locations. */
+/*
+ * The element the readers look at, after the extracted locations; then
+ * H_NLOC locations a harness keeps for itself (a field it writes that a
+ * mutant's code no longer touches, and so the layout left out).
+ */
+#ifndef H_NLOC
+#define H_NLOC		0
+#endif
 #define A_removed	(EX_NLOC)
 #define A_freed		(EX_NLOC + 1)
-#define NLOC		(EX_NLOC + 2)
+#define NLOC		(EX_NLOC + 2 + H_NLOC)
 
 /* The harness's own accesses, as the replay names them. */
 #define HID_REMOVED	200	/* the updater unlinks the element */
@@ -94,8 +101,11 @@ bit nohz_done, irq_done, nmi_done;
  * the free: its enable joins only the load of removed (stored before
  * any flip), never the load of freed.
  */
-#define READER(x, pro, epi) \
+#define READER(x, pro, epi)	READER_MID(x, pro, skip, epi)
+/* The same, with mid between the two loads. */
+#define READER_MID(x, pro, mid, epi) \
 	LOAD_CS(IDLE, x, R(x, 0), A_removed, HID_READ + 2 * (x), pro); \
+	mid; \
 	LOAD_CS(IDLE, x, R(x, 1), A_freed, HID_READ + 2 * (x) + 1, epi)
 
 /*
