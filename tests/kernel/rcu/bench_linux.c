@@ -173,6 +173,7 @@ static void lx_cb(void)
 {
 	unsigned int n = bench_lx_cb_num, batch = bench_lx_cb_batch;
 	u64 t0, post, drain;
+	long c0 = rcu_batches_completed(), gps;
 
 	t0 = ktime_get_ns();
 	for (unsigned int i = 0; i < n; i++) {
@@ -188,10 +189,11 @@ static void lx_cb(void)
 			yield();	/* rcuscale: cond_resched() */
 	}
 	post = ktime_get_ns() - t0;
+	gps = rcu_batches_completed() - c0;
 	rcu_barrier();
 	drain = ktime_get_ns() - t0;
-	ktap_diag("bench lx_cb rcu=%s cpus=%u n=%u post_ns=%lu all_invoked_ns=%lu",
-		  rcu_flavor_name(), num_online_cpus(), n, post, drain);
+	ktap_diag("bench lx_cb rcu=%s cpus=%u n=%u post_ns=%lu gps_while_posting=%ld all_invoked_ns=%lu",
+		  rcu_flavor_name(), num_online_cpus(), n, post, gps, drain);
 }
 
 static void lx_test(void *arg)
