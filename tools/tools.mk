@@ -44,6 +44,19 @@ BENCH_CPUS ?= 1,2,4,8
 bench: $(KERNEL)
 	@python3 -m tools.bench --cpus $(BENCH_CPUS)
 
+# Side by side with Linux 6.12 (tools/bench_linux.py): linux/bench-build.sh
+# builds 6.12 with refscale and rcuscale (in its own worktree and output
+# directory beside make test's Linux build, with ccache), then each CPU
+# count gets BENCH_ROUNDS rounds of a dynrcu boot per flavour and a Linux
+# boot.  The section goes to $(BENCH_DIR)/linux.md, which make
+# docs-figures splices into docs/benchmarks.md.  Not part of make test.
+BENCH_ROUNDS ?= 3
+.PHONY: bench-linux
+bench-linux: $(KERNEL)
+	@bash linux/bench-build.sh
+	@python3 -m tools.bench_linux --cpus $(BENCH_CPUS) \
+		--rounds $(BENCH_ROUNDS)
+
 # What docs/ shows, refreshed from the last make trace, make bench and
 # make figures (nothing is run here).  A figure none has produced is left
 # as it is, and named; with none at all the target fails.  Each entry:
@@ -59,7 +72,8 @@ docs-figures:
 	@[ -n "$(strip $(DOCS_PICTURES))" ] || echo "docs-figures: no" \
 		"$(FIGURES_DIR)/*.svg (make figures writes them):" \
 		"docs/figures/ left as it is"
-	@mkdir -p docs/figures
+	@mkdir -p docs/figures $(BENCH_DIR)
+	@cp docs/benchmarks.md $(BENCH_DIR)/benchmarks-docs-old.md
 	@n=0; for fig in $(DOCS_FIGURES) $(DOCS_PICTURES); do \
 		IFS=: read -r by src dst <<<"$$fig"; \
 		if [ -f "$$src" ]; then \
@@ -72,6 +86,16 @@ docs-figures:
 	done; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
 		"trace, make bench or make figures first" >&2; exit 1; }
+	@# The Linux section: the last make bench-linux's, else the one
+	@# docs/benchmarks.md had (a make bench copy has none of its own).
+	@if [ -f $(BENCH_DIR)/linux.md ]; then \
+		python3 -m tools.bench_linux --splice $(BENCH_DIR)/linux.md \
+			docs/benchmarks.md && echo "docs-figures:" \
+			"$(BENCH_DIR)/linux.md -> docs/benchmarks.md"; \
+	elif [ -f $(BENCH_DIR)/benchmarks-docs-old.md ]; then \
+		python3 -m tools.bench_linux --keep \
+			$(BENCH_DIR)/benchmarks-docs-old.md docs/benchmarks.md; \
+	fi
 
 # make test with both cores kept busy by TCG torture boots (tools/load.sh):
 # the timing checks must hold on a loaded host, not only on a quiet one.
