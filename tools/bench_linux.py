@@ -83,7 +83,7 @@ def parse_dynrcu(text):
         kv = _kv(m.group(2))
         try:
             if m.group(1) == "lx_ref":
-                res["ref"][kv["mode"]] = float(kv["median_ns"])
+                res["ref"][kv["mode"]] = float(kv["min_ns"])
             elif m.group(1) == "lx_gp":
                 res["gp"][kv["kind"]] = {
                     "median_us": int(kv["median_ns"]) / 1000,
@@ -96,7 +96,7 @@ def parse_dynrcu(text):
                              "all_ns": int(kv["all_invoked_ns"])}
         except (KeyError, ValueError) as e:
             raise ParseError(f"dynrcu: bad line {line.strip()!r}: {e}")
-    for mode in ("empty", "irq", "rcu", "refcnt", "lock"):
+    for mode in ("empty", "irq", "rcu", "rcu_direct", "refcnt", "lock"):
         if mode not in res["ref"]:
             raise ParseError(f"dynrcu: no 'lx_ref mode={mode}' line")
     for kind in ("sync", "exp"):
@@ -194,7 +194,7 @@ def parse_linux(text, ncpus):
         if len(runs) != RUNS:
             raise ParseError(f"linux: ref-{lx}: {len(runs)} runs after "
                              f"'Runs<TAB>Time(ns)', expected {RUNS}")
-        res["ref"][lx] = statistics.median(runs)
+        res["ref"][lx] = min(runs)
     for kind in ("sync", "exp"):
         label = f"gp-{kind}"
         lines = sec.get(label)
@@ -249,6 +249,9 @@ def metrics(sysname, r, ncpus):
     out = {"rcu_ns": ref["rcu"] - empty, "irq_ns": irq - empty}
     out["rcu_over_irq"] = (out["rcu_ns"] / out["irq_ns"]
                            if out["irq_ns"] > 0 else None)
+    # Linux's rcu_read_lock() is its direct call already.
+    out["rcu_direct_ns"] = (out["rcu_ns"] if sysname == "linux" else
+                            ref["rcu_direct"] - empty)
     out["refcnt_ns"] = ref["refcnt"] - empty
     out["lock_ns"] = ref["lock"] - empty
     out["srcu_ns"] = ref["srcu"] - empty if "srcu" in ref else None
@@ -277,6 +280,9 @@ def metrics(sysname, r, ncpus):
 # (key, heading, unit, lower is better)
 METRICS = (("rcu_ns", "`rcu_read_lock()`/`unlock()` pair, net of the loop",
             "ns", True),
+           ("rcu_direct_ns", "the same, the flavour's functions called "
+            "directly (no boot-time dispatch; Linux: its pair again)", "ns",
+            True),
            ("irq_ns", "bare IRQ save/restore pair, net of the loop", "ns",
             True),
            ("rcu_over_irq", "read pair ÷ own IRQ pair", "×", True),
@@ -310,8 +316,13 @@ def ratio_cell(pairs):
     rs = [a / b for a, b in pairs if a is not None and b not in (None, 0)]
     if not rs:
         return "–"
-    return (f"{statistics.median(rs):.2f} ({min(rs):.2f}–{max(rs):.2f})"
-            if len(rs) > 1 else f"{rs[0]:.2f}")
+
+    def r(x):
+        if x == 0 or x >= 100:
+            return f"{x:.0f}"
+        return f"{x:.2f}" if x >= 0.01 else f"{x:.2g}"
+    return (f"{r(statistics.median(rs))} ({r(min(rs))}–{r(max(rs))})"
+            if len(rs) > 1 else r(rs[0]))
 
 
 def table(results, cpus, rounds):
