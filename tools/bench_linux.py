@@ -460,6 +460,8 @@ def main():
                                                      "1,2,4,8"))
     ap.add_argument("--rounds", default="3")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--check-args", action="store_true",
+                    help="only check --cpus and --rounds (before a build)")
     ap.add_argument("--from-logs", action="store_true",
                     help="no boots: the table from build/bench/linux/")
     ap.add_argument("--splice", nargs=2, metavar=("SECTION", "PAGE"),
@@ -483,6 +485,8 @@ def main():
         raise SystemExit(f"bench-linux: --rounds '{args.rounds}': expected "
                          "a positive number (3 or more for the docs)")
     rounds = int(args.rounds)
+    if args.check_args:
+        return 0
     for f in ("bzImage", "initramfs.cpio.gz"):
         if not args.from_logs and not os.path.exists(os.path.join(LINUX_OUT,
                                                                   f)):

@@ -53,9 +53,11 @@ bench: $(KERNEL)
 BENCH_ROUNDS ?= 3
 .PHONY: bench-linux
 bench-linux: $(KERNEL)
+	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \
+		--rounds "$(BENCH_ROUNDS)" --check-args
 	@bash linux/bench-build.sh
-	@python3 -m tools.bench_linux --cpus $(BENCH_CPUS) \
-		--rounds $(BENCH_ROUNDS)
+	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \
+		--rounds "$(BENCH_ROUNDS)"
 
 # What docs/ shows, refreshed from the last make trace, make bench and
 # make figures (nothing is run here).  A figure none has produced is left
