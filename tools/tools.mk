@@ -75,6 +75,8 @@ docs-figures:
 		"$(FIGURES_DIR)/*.svg (make figures writes them):" \
 		"docs/figures/ left as it is"
 	@mkdir -p docs/figures $(BENCH_DIR)
+	@# The Linux section of docs/benchmarks.md: make bench's copy has
+	@# none; the last make bench-linux's replaces it, else it is kept.
 	@cp docs/benchmarks.md $(BENCH_DIR)/benchmarks-docs-old.md
 	@n=0; for fig in $(DOCS_FIGURES) $(DOCS_PICTURES); do \
 		IFS=: read -r by src dst <<<"$$fig"; \
@@ -86,18 +88,22 @@ docs-figures:
 				"$$dst left as it is"; \
 		fi; \
 	done; \
-	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
-		"trace, make bench or make figures first" >&2; exit 1; }
-	@# The Linux section: the last make bench-linux's, else the one
-	@# docs/benchmarks.md had (a make bench copy has none of its own).
-	@if [ -f $(BENCH_DIR)/linux.md ]; then \
+	if [ -f $(BENCH_DIR)/linux.md ]; then \
 		python3 -m tools.bench_linux --splice $(BENCH_DIR)/linux.md \
-			docs/benchmarks.md && echo "docs-figures:" \
-			"$(BENCH_DIR)/linux.md -> docs/benchmarks.md"; \
-	elif [ -f $(BENCH_DIR)/benchmarks-docs-old.md ]; then \
+			docs/benchmarks.md || exit 1; \
+		n=$$((n + 1)); \
+		echo "docs-figures: $(BENCH_DIR)/linux.md -> docs/benchmarks.md"; \
+	else \
+		echo "docs-figures: no $(BENCH_DIR)/linux.md (make bench-linux" \
+			"writes it): the Linux section of docs/benchmarks.md" \
+			"kept"; \
 		python3 -m tools.bench_linux --keep \
-			$(BENCH_DIR)/benchmarks-docs-old.md docs/benchmarks.md; \
-	fi
+			$(BENCH_DIR)/benchmarks-docs-old.md docs/benchmarks.md || \
+			exit 1; \
+	fi; \
+	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
+		"trace, make bench, make bench-linux or make figures" \
+		"first" >&2; exit 1; }
 
 # make test with both cores kept busy by TCG torture boots (tools/load.sh):
 # the timing checks must hold on a loaded host, not only on a quiet one.
