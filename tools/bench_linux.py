@@ -304,6 +304,8 @@ METRICS = (("rcu_ns", "`rcu_read_lock()`/`unlock()` pair, net of the loop",
 def fmt(v, unit=""):
     if v is None:
         return "–"
+    if v == 0:
+        return "0"
     if unit == "/s":
         return f"{v / 1e6:.2f} M" if v >= 1e6 else f"{v / 1e3:.0f} k"
     if abs(v) >= 100:
@@ -509,18 +511,32 @@ def main():
         load = " ".join(open("/proc/loadavg").read().split()[:3])
     except OSError:
         load = "?"
+    # The run's own circumstances, kept beside its consoles for --from-logs.
+    run_file = os.path.join(LOG_DIR, "run.txt")
+    if args.from_logs:
+        try:
+            with open(run_file) as f:
+                run = f.read().strip()
+        except OSError:
+            run = "circumstances of the run not recorded"
+    else:
+        run = (f"boots took {time.monotonic() - t_start:.0f} s in all; "
+               f"host load average {load} at the end; "
+               + time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))
+        with open(run_file, "w") as f:
+            f.write(run + "\n")
     accel = (os.environ.get("ACCEL") or "tcg").upper()
     L = ["## Side by side with Linux 6.12", "",
          f"Written by `make bench-linux` (`tools/bench_linux.py`): "
          f"{rounds} rounds at each of {', '.join(map(str, cpus))} CPUs, "
          f"each round a dynrcu boot per flavour then a Linux boot, all "
-         f"under QEMU {accel} with `-cpu max` and 256 MiB; boots took "
-         f"{time.monotonic() - t_start:.0f} s in all; host load average "
-         f"{load} at the end; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+         f"under QEMU {accel} with `-cpu max` and 256 MiB; {run}. "
          "Values are medians over the rounds; a ratio is dynrcu ÷ Linux "
          "taken within each round, given as the median and (the range) "
-         "over the rounds: below 1 is dynrcu ahead. How each side "
-         "measures, and why they differ: docs/benchmarks-linux.md.", ""]
+         "over the rounds: below 1 is dynrcu ahead (for callbacks per "
+         "second, above 1). How each side measures, and why the figures "
+         "differ: [linux.md](linux.md#side-by-side-with-linux-make-bench-linux).",
+         ""]
     L += table(results, cpus, rounds)
     with open(OUT, "w") as f:
         f.write("\n".join(L) + "\n")
