@@ -71,7 +71,7 @@ done <"$here/bench-fragment"
 [ $ok = 1 ] || die "the bench fragment is not honoured in $wt/.config"
 
 t0=$(date +%s)
-log "building in $wt (cold: about 1000 files, 10 to 15 min on 2 cores; warm: about 1 min)"
+log "building in $wt (cold: about 1000 files, 26 min on 2 shared cores under make test; warm: under a minute)"
 (cd "$wt" && make -j"$jobs" ARCH=x86_64 CC="ccache gcc" bzImage modules) \
 	>"$out/build.log" 2>&1 || { grep -E 'error|Error' "$out/build.log" | head; tail -20 "$out/build.log"; die "build failed ($out/build.log)"; }
 cp "$wt/arch/x86/boot/bzImage" "$wt/kernel/torture.ko" \
