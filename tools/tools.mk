@@ -44,6 +44,21 @@ BENCH_CPUS ?= 1,2,4,8
 bench: $(KERNEL)
 	@python3 -m tools.bench --cpus $(BENCH_CPUS)
 
+# Side by side with Linux 6.12 (tools/bench_linux.py): linux/bench-build.sh
+# builds 6.12 with refscale and rcuscale (in its own worktree and output
+# directory beside make test's Linux build, with ccache), then each CPU
+# count gets BENCH_ROUNDS rounds of a dynrcu boot per flavour and a Linux
+# boot.  The section goes to $(BENCH_DIR)/linux.md, which make
+# docs-figures splices into docs/benchmarks.md.  Not part of make test.
+BENCH_ROUNDS ?= 3
+.PHONY: bench-linux
+bench-linux: $(KERNEL)
+	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \
+		--rounds "$(BENCH_ROUNDS)" --check-args
+	@bash linux/bench-build.sh
+	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \
+		--rounds "$(BENCH_ROUNDS)"
+
 # What docs/ shows, refreshed from the last make trace, make bench and
 # make figures (nothing is run here).  A figure none has produced is left
 # as it is, and named; with none at all the target fails.  Each entry:
@@ -59,7 +74,10 @@ docs-figures:
 	@[ -n "$(strip $(DOCS_PICTURES))" ] || echo "docs-figures: no" \
 		"$(FIGURES_DIR)/*.svg (make figures writes them):" \
 		"docs/figures/ left as it is"
-	@mkdir -p docs/figures
+	@mkdir -p docs/figures $(BENCH_DIR)
+	@# The Linux section of docs/benchmarks.md: make bench's copy has
+	@# none; the last make bench-linux's replaces it, else it is kept.
+	@cp docs/benchmarks.md $(BENCH_DIR)/benchmarks-docs-old.md
 	@n=0; for fig in $(DOCS_FIGURES) $(DOCS_PICTURES); do \
 		IFS=: read -r by src dst <<<"$$fig"; \
 		if [ -f "$$src" ]; then \
@@ -70,8 +88,22 @@ docs-figures:
 				"$$dst left as it is"; \
 		fi; \
 	done; \
+	if [ -f $(BENCH_DIR)/linux.md ]; then \
+		python3 -m tools.bench_linux --splice $(BENCH_DIR)/linux.md \
+			docs/benchmarks.md || exit 1; \
+		n=$$((n + 1)); \
+		echo "docs-figures: $(BENCH_DIR)/linux.md -> docs/benchmarks.md"; \
+	else \
+		echo "docs-figures: no $(BENCH_DIR)/linux.md (make bench-linux" \
+			"writes it): the Linux section of docs/benchmarks.md" \
+			"kept"; \
+		python3 -m tools.bench_linux --keep \
+			$(BENCH_DIR)/benchmarks-docs-old.md docs/benchmarks.md || \
+			exit 1; \
+	fi; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
-		"trace, make bench or make figures first" >&2; exit 1; }
+		"trace, make bench, make bench-linux or make figures" \
+		"first" >&2; exit 1; }
 
 # make test with both cores kept busy by TCG torture boots (tools/load.sh):
 # the timing checks must hold on a loaded host, not only on a quiet one.
