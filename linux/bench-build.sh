@@ -24,11 +24,19 @@ export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
 log() { echo "bench-build: $*"; }
 die() { echo "bench-build: $*" >&2; exit 1; }
 
+# A fresh machine: linux-test.sh's build phase installs the packages and
+# lays the patched tree (and builds the series' kernel beside it, which
+# make test needs anyway).
+if [ ! -f "$src/.dynrcu-series" ]; then
+	log "no patched tree at $src yet: linux-test.sh build lays it"
+	bash "$here/linux-test.sh" build ||
+		die "linux-test.sh build failed: no tree to build from"
+fi
 for p in busybox-static ccache qemu-system-x86 gcc make flex bison bc cpio; do
 	dpkg -s "$p" >/dev/null 2>&1 || die "package $p missing (make linux-test installs it)"
 done
 [ -f "$src/.dynrcu-series" ] ||
-	die "no patched tree at $src: run 'bash linux/linux-test.sh build' first"
+	die "no patched tree at $src after linux-test.sh build"
 mkdir -p "$out"
 head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git tree"
 if [ ! -e "$wt/.git" ]; then
