@@ -13,8 +13,10 @@ timing-sensitive work.
 """
 
 import os
+import resource
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -24,9 +26,14 @@ MODELS = os.path.join(ROOT, 'tests', 'spin')
 BUILD = os.path.join(ROOT, 'build', 'spin')
 MUTANTS = os.path.join(MODELS, 'mutants')
 NICE = ['nice', '-n', '19']
-# No pan in "make verify" needs more than a few seconds; a hung or
-# exploding one must fail the run rather than stall it.
+# No pan in "make verify" needs more than a few seconds of CPU; a hung or
+# exploding one must fail the run rather than stall it.  The limit is on
+# CPU time (RLIMIT_CPU), not wall time: at nice 19 on a loaded host a pan
+# that needs 20 s of CPU can take minutes of wall time, and a wall limit
+# failed it for the host's speed.  A wall backstop, WALL_FACTOR times the
+# limit, still ends one that is starved outright.
 PAN_TIMEOUT = 120
+WALL_FACTOR = 10
 
 
 def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
@@ -67,17 +74,30 @@ def parse_header(path):
     return hdr
 
 
+def cpu_limit(seconds):
+    """For preexec_fn: SIGXCPU after seconds of CPU (nice execs the command,
+    so the limit is the command's own)."""
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return set_limit
+
+
 def run(cmd, cwd, timeout=None):
+    """(status, output) of cmd; timeout: seconds of CPU (see PAN_TIMEOUT)."""
     try:
         p = subprocess.run(NICE + cmd, cwd=cwd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True,
-                           timeout=timeout)
+                           timeout=timeout and timeout * WALL_FACTOR,
+                           preexec_fn=timeout and cpu_limit(timeout))
     except subprocess.TimeoutExpired as e:
         out = e.stdout or ''
         if isinstance(out, bytes):
             out = out.decode(errors='replace')
-        return -1, out + '\npan: killed after %d s (runner timeout)\n' % \
-            timeout
+        return -1, out + '\npan: killed after %d s of wall time, starved ' \
+            '(runner timeout)\n' % (timeout * WALL_FACTOR)
+    if timeout and p.returncode == -signal.SIGXCPU:
+        return -1, p.stdout + '\npan: killed after %d s of CPU time ' \
+            '(runner timeout)\n' % timeout
     return p.returncode, p.stdout
 
 
