@@ -84,9 +84,12 @@ proctype grace_period()
 		printf("MAX_DYNTICK_LOOP_IRQ = %d\n", MAX_DYNTICK_LOOP_IRQ);
 		printf("MAX_DYNTICK_LOOP_NMI = %d\n", MAX_DYNTICK_LOOP_NMI);
 		shouldexit = 0;
+		/* C: rcu_watching_snap_save */
 		snap = dynticks_progress_counter;
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_watching_snap_recheck */
 	/* rcu_try_flip_waitack() / rcu_try_flip_waitack_needed() */
 	do
 	:: 1 ->
@@ -105,13 +108,17 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 	grace_period_state = GP_IDLE;
 	atomic {
 		shouldexit = 0;
+		/* C: rcu_watching_snap_save */
 		snap = dynticks_progress_counter;
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_watching_snap_recheck */
 	/* rcu_try_flip_waitmb() / rcu_try_flip_waitmb_needed() */
 	do
 	:: 1 ->
@@ -130,6 +137,7 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 }
 
@@ -160,16 +168,20 @@ proctype dyntick_nohz()
 	do
 	:: i >= MAX_DYNTICK_LOOP_NOHZ -> break;
 	:: i < MAX_DYNTICK_LOOP_NOHZ ->
+		/* C: ct_idle_exit */
 		/* rcu_exit_nohz(): atomic_inc(); a reader may follow. */
 		EXECUTE_MAINLINE(stmt1,
 			dynticks_progress_counter++;
 			old_gp_idle = (grace_period_state == GP_IDLE);
 			assert((dynticks_progress_counter & 1) == 1))
+		/* C: end */
+		/* C: ct_idle_enter */
 		/* rcu_enter_nohz(): the reader is over; atomic_inc(). */
 		EXECUTE_MAINLINE(stmt2,
 			assert(!old_gp_idle || grace_period_state != GP_DONE);
 			dynticks_progress_counter++;
 			assert((dynticks_progress_counter & 1) == 0))
+		/* C: end */
 		i++;
 	od;
 	dyntick_nohz_done = 1;
@@ -194,6 +206,7 @@ proctype dyntick_irq()
 			outermost = (in_dyntick_irq == 0);
 			in_dyntick_irq = 1;
 		}
+		/* C: ct_irq_enter */
 		/* rcu_irq_enter(): cmpxchg(&counter, even, even + 1) */
 		EXECUTE_IRQ(stmt1,
 			if
@@ -208,8 +221,10 @@ proctype dyntick_irq()
 				old_gp_idle = (grace_period_state == GP_IDLE);
 			:: else -> skip;
 			fi)
+		/* C: end */
 		i++;
 	:: j < i ->
+		/* C: ct_irq_exit */
 		/* rcu_irq_exit(): undo this level's increment, if any. */
 		EXECUTE_IRQ(stmt2,
 			if
@@ -224,6 +239,7 @@ proctype dyntick_irq()
 				did_inc[i - j - 1] = 0;
 			:: else -> skip;
 			fi)
+		/* C: end */
 		atomic {
 			j++;
 			in_dyntick_irq = (i != j);
@@ -243,6 +259,7 @@ proctype dyntick_nmi()
 	:: i >= MAX_DYNTICK_LOOP_NMI -> break;
 	:: i < MAX_DYNTICK_LOOP_NMI ->
 		in_dyntick_nmi = 1;
+		/* C: ct_nmi_enter_nmi */
 		/* rcu_irq_enter(): cmpxchg(&counter, even, even + 1) */
 		atomic {
 			if
@@ -254,6 +271,8 @@ proctype dyntick_nmi()
 			assert((dynticks_progress_counter & 1) == 1);
 			old_gp_idle = (grace_period_state == GP_IDLE);
 		}
+		/* C: end */
+		/* C: ct_nmi_exit_nmi */
 		/* rcu_irq_exit() */
 		atomic {
 			assert(!old_gp_idle || grace_period_state != GP_DONE);
@@ -264,6 +283,7 @@ proctype dyntick_nmi()
 			:: else -> skip;
 			fi;
 		}
+		/* C: end */
 		atomic {
 			i++;
 			in_dyntick_nmi = 0;

@@ -90,9 +90,12 @@ proctype grace_period()
 		printf("MAX_DYNTICK_LOOP_IRQ = %d\n", MAX_DYNTICK_LOOP_IRQ);
 		printf("MAX_DYNTICK_LOOP_NMI = %d\n", MAX_DYNTICK_LOOP_NMI);
 		shouldexit = 0;
+		/* C: dyntick_save_progress_counter */
 		snap = dynticks_progress_counter;
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_try_flip_waitack_needed */
 	/* rcu_try_flip_waitack() / rcu_try_flip_waitack_needed() */
 	do
 	:: 1 ->
@@ -111,13 +114,17 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 	grace_period_state = GP_IDLE;
 	atomic {
 		shouldexit = 0;
+		/* C: dyntick_save_progress_counter */
 		snap = dynticks_progress_counter;
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_try_flip_waitmb_needed */
 	/* rcu_try_flip_waitmb() / rcu_try_flip_waitmb_needed() */
 	do
 	:: 1 ->
@@ -136,6 +143,7 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 }
 
@@ -152,6 +160,7 @@ proctype dyntick_nohz()
 	do
 	:: i >= MAX_DYNTICK_LOOP_NOHZ -> break;
 	:: i < MAX_DYNTICK_LOOP_NOHZ ->
+		/* C: rcu_exit_nohz */
 		/* rcu_exit_nohz() */
 		EXECUTE_MAINLINE(tmp = dynticks_progress_counter)
 		EXECUTE_MAINLINE(
@@ -159,6 +168,8 @@ proctype dyntick_nohz()
 			tmp = 0;
 			old_gp_idle = (grace_period_state == GP_IDLE);
 			assert((dynticks_progress_counter & 1) == 1))
+		/* C: end */
+		/* C: rcu_enter_nohz */
 		/* rcu_enter_nohz() */
 		EXECUTE_MAINLINE(
 			tmp = dynticks_progress_counter;
@@ -168,6 +179,7 @@ proctype dyntick_nohz()
 			dynticks_progress_counter = tmp + 1;
 			tmp = 0;
 			assert((dynticks_progress_counter & 1) == 0))
+		/* C: end */
 		i++;
 	od;
 	dyntick_nohz_done = 1;
@@ -187,6 +199,7 @@ proctype dyntick_irq()
 	do
 	:: i >= MAX_DYNTICK_LOOP_IRQ && j >= MAX_DYNTICK_LOOP_IRQ -> break;
 	:: i < MAX_DYNTICK_LOOP_IRQ ->
+		/* C: rcu_irq_enter */
 		/* Entry, then rcu_irq_enter()'s "if (rcu_update_flag)". */
 		atomic {
 			!in_dyntick_nmi ->
@@ -214,6 +227,7 @@ stmt1_else:
 		EXECUTE_IRQ(tmp = rcu_update_flag)
 		EXECUTE_IRQ(rcu_update_flag = tmp + 1; tmp = 0)
 stmt2_else:
+		/* C: end */
 		/* __irq_enter(): add_preempt_count() */
 		EXECUTE_IRQ(tmp = in_interrupt)
 		EXECUTE_IRQ(in_interrupt = tmp + 1; tmp = 0)
@@ -239,6 +253,7 @@ stmt2_else:
 		/* __irq_exit(): sub_preempt_count() */
 		EXECUTE_IRQ(tmp = in_interrupt)
 		EXECUTE_IRQ(in_interrupt = tmp - 1; tmp = 0)
+		/* C: rcu_irq_exit */
 		/* rcu_irq_exit() */
 		atomic {
 			!in_dyntick_nmi;
@@ -258,6 +273,7 @@ stmt2_else:
 		}
 		EXECUTE_IRQ(tmp = dynticks_progress_counter)
 		EXECUTE_IRQ(dynticks_progress_counter = tmp + 1; tmp = 0)
+		/* C: end */
 stmt9_else:
 		atomic {
 			j++;
@@ -302,6 +318,7 @@ proctype dyntick_nmi()
 		/* Block A: entry. */
 		atomic {
 			in_dyntick_nmi = 1;
+			/* C: rcu_irq_enter_nmi */
 			/* rcu_irq_enter() */
 			if
 			:: rcu_update_flag > 0 ->
@@ -315,6 +332,7 @@ proctype dyntick_nmi()
 				rcu_update_flag++;
 			:: else -> skip;
 			fi;
+			/* C: end */
 			/* __irq_enter() */
 			in_interrupt++;
 			NMI_BLOCK_END;
@@ -330,6 +348,7 @@ proctype dyntick_nmi()
 			old_gp_idle = 0;
 			/* __irq_exit() */
 			in_interrupt--;
+			/* C: rcu_irq_exit_nmi */
 			/* rcu_irq_exit() */
 			if
 			:: rcu_update_flag != 0 ->
@@ -354,6 +373,7 @@ proctype dyntick_nmi()
 			in_dyntick_nmi = 0;
 			NMI_BLOCK_END;
 		}
+		/* C: end */
 nmi_next:	skip;
 	od;
 	dyntick_nmi_done = 1;

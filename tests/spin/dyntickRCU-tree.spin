@@ -194,6 +194,7 @@ proctype grace_period()
 		qs_reported = 0;
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_watching_snap_save */
 	/* rcu_gp_fqs(), first pass: rcu_watching_snap_save() */
 	atomic {
 		snap_par = ctr_par;
@@ -204,6 +205,8 @@ proctype grace_period()
 		:: else -> skip;
 		fi;
 	}
+	/* C: end */
+	/* C: rcu_watching_snap_recheck */
 	/* later passes: rcu_watching_snap_recheck() */
 	do
 	:: 1 ->
@@ -216,6 +219,7 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 gp_end:
 	/* rcu_gp_cleanup() */
 	atomic {
@@ -237,6 +241,7 @@ proctype dyntick_nohz()
 	do
 	:: NOHZ_DONE -> break;
 	:: NOHZ_MORE ->
+		/* C: ct_idle_exit */
 		/* ct_idle_exit() -> ct_kernel_enter(), irqs disabled */
 nohz_ack:	EXECUTE_MAINLINE(
 			irqs_off = 1;
@@ -248,6 +253,7 @@ nohz_ack:	EXECUTE_MAINLINE(
 			assert(nmi_nesting == 0);
 			nmi_nesting = NONIDLE;
 			irqs_off = 0)
+		/* C: end */
 		/* rcu_read_lock() ... rcu_read_unlock() */
 		EXECUTE_MAINLINE(
 			rcu_nesting++;
@@ -256,6 +262,7 @@ nohz_ack:	EXECUTE_MAINLINE(
 			assert(!old_gp_idle || grace_period_state != GP_DONE);
 			old_gp_idle = 0;
 			rcu_nesting--)
+		/* C: ct_idle_enter */
 		/* ct_idle_enter() -> ct_kernel_exit(), irqs disabled */
 		EXECUTE_MAINLINE(
 			irqs_off = 1;
@@ -267,6 +274,7 @@ nohz_ack:	EXECUTE_MAINLINE(
 			ctr_step();
 			assert(ctr_par == 0);
 			irqs_off = 0)
+		/* C: end */
 		NOHZ_STEP;
 	od;
 #ifdef BOUNDED
@@ -292,6 +300,7 @@ proctype dyntick_irq()
 	do
 	:: IRQ_DONE -> break;
 	:: IRQ_MORE ->
+		/* C: ct_irq_enter */
 		/* ct_irq_enter() -> ct_nmi_enter() */
 		atomic {
 			!in_dyntick_nmi && (in_dyntick_irq || !irqs_off) ->
@@ -313,6 +322,7 @@ proctype dyntick_irq()
 			fi;
 			tmp = 0;
 			incby1 = 0)
+		/* C: end */
 		/* The tick or the expedited IPI, or another interrupt. */
 		EXECUTE_IRQ(
 			if
@@ -365,6 +375,7 @@ proctype dyntick_irq()
 		:: j + 1 == i && softirq -> goto irq_next;	/* in softirq */
 		:: else -> skip;
 		fi;
+		/* C: ct_irq_exit */
 		/* ct_irq_exit() -> ct_nmi_exit() */
 		EXECUTE_IRQ(
 			tmp = nmi_nesting;
@@ -377,6 +388,7 @@ proctype dyntick_irq()
 			EXECUTE_IRQ(nmi_nesting = 0; tmp = 0)
 			EXECUTE_IRQ(ctr_step())
 		fi;
+		/* C: end */
 		atomic {
 			j++;
 			in_dyntick_irq = (i != j);
@@ -399,6 +411,7 @@ proctype dyntick_nmi()
 	do
 	:: NMI_DONE -> break;
 	:: NMI_MORE ->
+		/* C: ct_nmi_enter_nmi */
 		atomic {
 			in_dyntick_nmi = 1;
 			assert(nmi_nesting < 128);
@@ -414,10 +427,12 @@ proctype dyntick_nmi()
 			fi;
 			incby1 = 0;
 		}
+		/* C: end */
 		old_gp_idle = (grace_period_state == GP_IDLE);
 		atomic {
 			assert(!old_gp_idle || grace_period_state != GP_DONE);
 			old_gp_idle = 0;
+			/* C: ct_nmi_exit_nmi */
 			assert(nmi_nesting > 0 && nmi_nesting < 128);
 			assert(ctr_par == 1);
 			if
@@ -435,6 +450,7 @@ proctype dyntick_nmi()
 			NMI_STEP;
 			in_dyntick_nmi = 0;
 		}
+		/* C: end */
 nmi_next:	skip;
 	od;
 #ifdef BOUNDED

@@ -402,9 +402,12 @@ proctype grace_period()
 	atomic {
 		SHOULDEXIT_CLEAR;
 		/* snap = dynticks_progress_counter */
+		/* C: dyntick_save_progress_counter */
 		snapshot();
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_try_flip_waitack_needed */
 	/* rcu_try_flip_waitack() / rcu_try_flip_waitack_needed() */
 	do
 	:: 1 ->
@@ -419,13 +422,17 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 	grace_period_state = GP_IDLE;
 	atomic {
 		SHOULDEXIT_CLEAR;
+		/* C: dyntick_save_progress_counter */
 		snapshot();
+		/* C: end */
 		grace_period_state = GP_WAITING;
 	}
+	/* C: rcu_try_flip_waitmb_needed */
 	/* rcu_try_flip_waitmb() / rcu_try_flip_waitmb_needed() */
 	do
 	:: 1 ->
@@ -440,6 +447,7 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	grace_period_state = GP_DONE;
 	GP_LOOP_END
 }
@@ -456,12 +464,15 @@ proctype dyntick_nohz()
 	do
 	:: NOHZ_DONE -> break;
 	:: NOHZ_MORE ->
+		/* C: rcu_exit_nohz */
 		/* rcu_exit_nohz() */
 nohz_ack:	EXECUTE_MAINLINE(nohz_load())
 		EXECUTE_MAINLINE(
 			nohz_store(1);
 			old_gp_idle = (grace_period_state == GP_IDLE);
 			assert(ctr_par == 1))
+		/* C: end */
+		/* C: rcu_enter_nohz */
 		/* rcu_enter_nohz() */
 		EXECUTE_MAINLINE(
 			nohz_load();
@@ -470,6 +481,7 @@ nohz_ack:	EXECUTE_MAINLINE(nohz_load())
 		EXECUTE_MAINLINE(
 			nohz_store(1);
 			assert(ctr_par == 0))
+		/* C: end */
 		NOHZ_STEP;
 	od;
 #ifdef BOUNDED
@@ -493,6 +505,7 @@ proctype dyntick_irq()
 	do
 	:: IRQ_DONE -> break;
 	:: IRQ_MORE ->
+		/* C: rcu_irq_enter */
 		/* Entry, then rcu_irq_enter()'s "if (rcu_update_flag)". */
 		atomic {
 			!in_dyntick_nmi ->
@@ -519,6 +532,7 @@ stmt1_else:
 		EXECUTE_IRQ(tmp = rcu_update_flag)
 		EXECUTE_IRQ(rcu_update_flag = tmp; n_inc(rcu_update_flag); tmp = 0)
 stmt2_else:
+		/* C: end */
 		/* __irq_enter(): add_preempt_count() */
 		EXECUTE_IRQ(tmp = in_interrupt)
 		EXECUTE_IRQ(in_interrupt = tmp; n_inc(in_interrupt); tmp = 0)
@@ -545,6 +559,7 @@ stmt2_else:
 		/* __irq_exit(): sub_preempt_count() */
 		EXECUTE_IRQ(tmp = in_interrupt)
 		EXECUTE_IRQ(in_interrupt = tmp; n_dec(in_interrupt); tmp = 0)
+		/* C: rcu_irq_exit */
 		/* rcu_irq_exit() */
 		atomic {
 			!in_dyntick_nmi;
@@ -564,6 +579,7 @@ stmt2_else:
 		}
 		EXECUTE_IRQ(irq_load())
 		EXECUTE_IRQ(irq_store(1))
+		/* C: end */
 stmt9_else:
 		atomic {
 			depth_down();
@@ -600,6 +616,7 @@ proctype dyntick_nmi()
 		/* Block A: entry. */
 		atomic {
 			in_dyntick_nmi = 1;
+			/* C: rcu_irq_enter_nmi */
 			/* rcu_irq_enter() */
 			if
 			:: rcu_update_flag > 0 ->
@@ -612,6 +629,7 @@ proctype dyntick_nmi()
 				n_inc(rcu_update_flag);
 			:: else -> skip;
 			fi;
+			/* C: end */
 			/* __irq_enter() */
 			n_inc(in_interrupt);
 			NMI_BLOCK_END;
@@ -627,6 +645,7 @@ proctype dyntick_nmi()
 			old_gp_idle = 0;
 			/* __irq_exit() */
 			n_dec(in_interrupt);
+			/* C: rcu_irq_exit_nmi */
 			/* rcu_irq_exit() */
 			if
 			:: rcu_update_flag != 0 ->
@@ -651,6 +670,7 @@ proctype dyntick_nmi()
 			in_dyntick_nmi = 0;
 			NMI_BLOCK_END;
 		}
+		/* C: end */
 nmi_next:	skip;
 	od;
 #ifdef BOUNDED

@@ -103,24 +103,28 @@ proctype dyntick_nohz()
 	do
 	:: i >= MAX_DYNTICK_LOOP_NOHZ -> break;
 	:: i < MAX_DYNTICK_LOOP_NOHZ ->
+		/* C: rcu_exit_nohz */
 		/* rcu_exit_nohz() */
 		LOAD_CTR(tmp);
 		STORE_CTR(tmp + 1);
 		MB();	/* exit: CPUs seeing ++ must see subsequent crit sects */
 		LOAD_CTR(tmp);
 		assert((tmp & 1) == 1);
+		/* C: end */
 
 		/* An RCU read-side critical section. */
 		cs_loads = 0;
 		LOAD_CS(r_removed, removed, pend_removed);
 		LOAD_CS(r_freed, freed, pend_freed);
 
+		/* C: rcu_enter_nohz */
 		/* rcu_enter_nohz() */
 		MB();	/* enter: CPUs seeing ++ must see prior crit sects */
 		LOAD_CTR(tmp);
 		STORE_CTR(tmp + 1);
 		LOAD_CTR(tmp);
 		assert((tmp & 1) == 0);
+		/* C: end */
 		i++;
 	od;
 	/*
@@ -159,8 +163,11 @@ proctype grace_period()
 		printf("MM = %d, MAX_DYNTICK_LOOP_NOHZ = %d\n", MM,
 		       MAX_DYNTICK_LOOP_NOHZ);
 		shouldexit = 0;
+		/* C: dyntick_save_progress_counter */
 		snap = dynticks_progress_counter;
+		/* C: end */
 	}
+	/* C: rcu_try_flip_waitack_needed */
 	/* rcu_try_flip_waitack() / rcu_try_flip_waitack_needed() */
 	do
 	:: 1 ->
@@ -177,10 +184,14 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	atomic {
 		shouldexit = 0;
+		/* C: dyntick_save_progress_counter */
 		snap = dynticks_progress_counter;
+		/* C: end */
 	}
+	/* C: rcu_try_flip_waitmb_needed */
 	/* rcu_try_flip_waitmb() / rcu_try_flip_waitmb_needed() */
 	do
 	:: 1 ->
@@ -197,6 +208,7 @@ proctype grace_period()
 			fi;
 		}
 	od;
+	/* C: end */
 	freed = 1;
 }
 

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from tests.spin import extract
+from tests.spin import drift, extract
 from tests.spin.checks import CHECKS, RATIOS
 from tools import spin
 from tools.spin import (BUILD, MUTANTS, ROOT, bounds_str, build_one, check,
@@ -100,6 +100,12 @@ def main_verify(only):
     for ok, what in ([] if only else extract.unit_tests()):
         passed, failed = passed + ok, failed + (not ok)
         print('%-4s extractor: %s' % ('ok' if ok else 'FAIL', what))
+    # The hand-written models against the C just extracted: no drift
+    # (tests/spin/drift.py), and the check's own negative cases.
+    for ok, what in ([] if only else drift.run_checks() +
+                     drift.unit_tests()):
+        passed, failed = passed + ok, failed + (not ok)
+        print('%-4s drift: %s' % ('ok' if ok else 'FAIL', what))
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
     for c, res in zip(checks, pool.map(build_one, checks)):
         res = verify_one(c, res)

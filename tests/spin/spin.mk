@@ -11,7 +11,8 @@ SPIN_RUNNER := tests.spin.run
 # models, the reduced, abstract and tree models at small bounds, and the
 # mutants of all but the last two (theirs run in verify-unbounded); then
 # the models tools/extract makes from rcu/*.c (tests/spin/extract.py); at
-# most 90 s on two cores.
+# most 90 s on two cores; and the drift check of the hand models against
+# the extracted C (tests/spin/drift.py).
 verify:
 	python3 -m $(SPIN_RUNNER) verify
 
