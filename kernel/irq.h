@@ -29,6 +29,8 @@ void handle_nmi(void);
 
 /* Run fn(arg) on cpu in hardirq context; wait for it if wait. */
 void smp_call_function(void (*fn)(void *), void *arg, bool wait);
+/* Run this CPU's queued calls now (a dying CPU, before it parks). */
+void smp_call_drain(void);
 void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 			      bool wait);
 

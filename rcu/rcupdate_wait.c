@@ -105,7 +105,12 @@ void wait_rcu_barrier(bool (*entrain)(int cpu, struct rcu_head *head))
 	spin_lock_init(&s->lock, "rcu_barrier");
 	init_completion(&s->done);
 	s->count = 1;		/* our own reference, dropped below */
-	for_each_online_cpu(cpu) {
+	/*
+	 * Every present CPU, not the online ones: a CPU going offline has
+	 * cleared its online bit before its callbacks move (rcu_cpu_dead());
+	 * a head entrained there moves with them, in order.
+	 */
+	for_each_present_cpu(cpu) {
 		struct rcu_barrier_cpu *bc = &s->cpu[cpu];
 
 		bc->state = s;
