@@ -349,6 +349,14 @@ void set_current_state(int state)
 	smp_mb();
 }
 
+/* A sleeping pinned task away from its CPU, which is back online. */
+static bool wake_home(struct task *t, int cpu)
+{
+	int home = t->pinned_cpu;
+
+	return home != ANY_CPU && home != cpu && cpu_online(home);
+}
+
 int wake_up_process(struct task *t)
 {
 	unsigned long flags;
@@ -384,14 +392,18 @@ int wake_up_process(struct task *t)
 		if (READ_ONCE(t->on_rq)) {
 			/* Preempted before it slept: still queued. */
 			woke = 2;
-		} else if (unlikely(READ_ONCE(rq->offline))) {
+		} else if (unlikely(READ_ONCE(rq->offline) ||
+				    wake_home(t, cpu))) {
 			/*
 			 * It last ran on a CPU now offline (so it is neither
-			 * queued nor running there): wake it on another.
-			 * We hold the lock of the queue it leaves, as a
-			 * change of t->cpu needs; activate() takes the new.
+			 * queued nor running there): wake it on another.  Or
+			 * it is pinned, and ran away from its CPU while that
+			 * was offline: wake it at home.  We hold the lock of
+			 * the queue it leaves, as a change of t->cpu needs;
+			 * activate() takes the new one.
 			 */
-			int dest = next_online_cpu(cpu);
+			int dest = wake_home(t, cpu) ? t->pinned_cpu :
+				   next_online_cpu(cpu);
 
 			WRITE_ONCE(t->cpu, dest);
 			spin_unlock(&rq->lock);
