@@ -3,6 +3,7 @@
 #ifndef KERNEL_ERRNO_H
 #define KERNEL_ERRNO_H
 
+#define ENXIO		6	/* the CPU is offline */
 #define EBUSY		16	/* CPU 0: the boot CPU never goes down */
 #define EINVAL		22	/* no such CPU */
 #define EOPNOTSUPP	95

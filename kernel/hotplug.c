@@ -64,6 +64,16 @@ static void hotplug_unlock(void)
 	complete(&hotplug_sem);
 }
 
+void cpus_read_lock(void)
+{
+	hotplug_lock();
+}
+
+void cpus_read_unlock(void)
+{
+	hotplug_unlock();
+}
+
 static int hotplug_check(int cpu)
 {
 	if (cpu < 0 || cpu >= (int)nr_cpus_present || !per_cpu_area(cpu))

@@ -33,6 +33,14 @@ enum cpuhp_state {
 int cpu_down(int cpu);
 int cpu_up(int cpu);
 
+/*
+ * Hold off cpu_down() and cpu_up() (task context, sleeps).  Linux's
+ * names; here it is one lock, not a reader-writer one: its only user,
+ * rcu_barrier()'s entrain loop, is rare.
+ */
+void cpus_read_lock(void);
+void cpus_read_unlock(void);
+
 /* True once cpu may take no interrupt: an IPI or NMI to it is a bug. */
 static inline bool cpu_is_parked(int cpu)
 {

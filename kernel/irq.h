@@ -31,8 +31,9 @@ void handle_nmi(void);
 void smp_call_function(void (*fn)(void *), void *arg, bool wait);
 /* Run this CPU's queued calls now (a dying CPU, before it parks). */
 void smp_call_drain(void);
-void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
-			      bool wait);
+/* 0, or -ENXIO if cpu is offline (fn not run, not queued). */
+int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
+			     bool wait);
 
 /* Boot CPU: the SMP call-function machinery, before other CPUs start. */
 void smp_init(void);

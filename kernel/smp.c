@@ -12,7 +12,9 @@
  */
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
@@ -73,7 +75,9 @@ static void call_enqueue(int cpu, struct call_single *c)
 	struct call_queue *q = &call_queues[cpu];
 	unsigned long flags;
 
+	/* The caller tested it with IRQs off, which they still are. */
 	BUG_ON(!cpu_online(cpu));
+	lockdep_assert_irqs_disabled();
 	c->done = 0;
 	c->next = NULL;
 	spin_lock_irqsave(&q->lock, flags);
@@ -97,8 +101,8 @@ static struct call_single *call_alloc(void (*fn)(void *), void *arg)
 	return c;
 }
 
-void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
-			      bool wait)
+int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
+			     bool wait)
 {
 	struct call_single local = { fn, arg, 0, 0, NULL };
 	struct call_single *c = wait ? &local : call_alloc(fn, arg);
@@ -108,12 +112,19 @@ void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 	BUG_ON(wait && irqs_disabled() && cpu == raw_smp_processor_id());
 	/* IRQs off from the online test to the IPI: see the top. */
 	local_irq_save(flags);
+	if (!cpu_online(cpu)) {
+		local_irq_restore(flags);
+		if (!wait)
+			kfree(c);
+		return -ENXIO;
+	}
 	call_enqueue(cpu, c);
 	arch_send_ipi(cpu, IRQ_CALL_FUNC);
 	local_irq_restore(flags);
 	/* Wait preemptibly: a waiter must not hold up the CPU it runs on. */
 	while (wait && !smp_load_acquire(&c->done))
 		arch_cpu_relax();
+	return 0;
 }
 
 /*

@@ -294,9 +294,9 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 		preempt_disable();
 		if (cpu == raw_smp_processor_id())
 			mask_ofl |= bit;
-		else
-			smp_call_function_single(cpu, rcu_exp_handler, NULL,
-						 false);
+		else if (smp_call_function_single(cpu, rcu_exp_handler,
+						  NULL, false))
+			mask_ofl |= bit;	/* gone offline: no reader */
 		preempt_enable();
 	}
 	rcu_exp_hook(RCU_EXP_HOOK_IPIS_SENT, rnp);
@@ -320,7 +320,7 @@ static void sync_exp_reset_tree(struct completion *done)
 		if (rcu_is_leaf_node(rnp))
 			break;
 		spin_lock_irqsave(&rnp->lock, flags);
-		WRITE_ONCE(rnp->expmask, rnp->qsmaskinit);
+		WRITE_ONCE(rnp->expmask, rnp->expmaskinit);
 		spin_unlock_irqrestore(&rnp->lock, flags);
 	}
 	rnp = rcu_get_root();
