@@ -4,9 +4,11 @@
  * guest state.
  *
  * rcu_hotplug_callbacks: callbacks queued on a CPU that then goes down
- * are all invoked, on live CPUs, within a few grace periods.  Waited for
- * with synchronize_rcu(), not rcu_barrier(): a kernel that drops them
- * would drop the barrier's head too and hang instead of failing.
+ * are all invoked within a few grace periods.  A reader on CPU 0 holds
+ * from before they are queued until the CPU is down, so none can have
+ * run before: they are still on the CPU's lists when it dies.  Waited
+ * for with synchronize_rcu(), not rcu_barrier(): a kernel that drops
+ * them would drop the barrier's head too and hang instead of failing.
  *
  * rcu_hotplug_reader: a reader that began on a CPU, and is migrated off
  * it as the CPU goes down, still holds the grace period: a callback
@@ -52,6 +54,37 @@ static void hp_queue(void *arg)
 	}
 }
 
+/* A reader on CPU 0 while *flag is 0: no grace period ends meanwhile. */
+static volatile int hold_locked, hold_release;
+static struct completion hold_done;
+
+static int hold_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	smp_store_release(&hold_locked, 1);
+	while (!READ_ONCE(hold_release))
+		preempted_wait_ms(1);
+	rcu_read_unlock();
+	complete(&hold_done);
+	return 0;
+}
+
+static void hold_start(void)
+{
+	hold_locked = hold_release = 0;
+	init_completion(&hold_done);
+	kthread_run(hold_reader, NULL, 0, "hp-hold");
+	while (!smp_load_acquire(&hold_locked))
+		msleep(1);
+}
+
+static void hold_stop(void)
+{
+	WRITE_ONCE(hold_release, 1);
+	wait_for_completion(&hold_done);
+}
+
 /* Up to 3 * GP_STAGES grace periods' worth: a moved callback needs 4. */
 static void hp_wait_cbs(int want)
 {
@@ -69,17 +102,21 @@ KTEST_HOOK(rcu_hotplug_callbacks)
 		int err;
 
 		hp_cbs_ran = 0;
+		hold_start();
 		run_on_cpu(cpu, hp_queue, NULL);
 		err = cpu_down(cpu);
 		bad |= KT_EXPECT(err == 0, "cpu_down(%d) = %d", cpu, err);
+		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == 0,
+				 "%d callbacks ran under the reader", hp_cbs_ran);
+		hold_stop();
 		hp_wait_cbs(HP_CBS);
 		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == HP_CBS,
 				 "cpu%d went down with %d callbacks; %d ran",
 				 cpu, HP_CBS, hp_cbs_ran);
 		for (int i = 0; i < HP_CBS; i++)
 			bad |= KT_EXPECT(hp_cbs[i].ran_on != cpu,
-					 "callback %d ran on offline cpu%d", i,
-					 cpu);
+					 "callback %d ran on cpu%d, which went down before it could",
+					 i, cpu);
 		err = cpu_up(cpu);
 		bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", cpu, err);
 	}
