@@ -15,8 +15,10 @@
  * queued after its rcu_read_lock() does not run until it unlocks, on
  * another CPU.  The dead CPU's share of the reader's accounting (the
  * 2008 flavour's rcu_flipctr[], the tree's leaf) must outlive the CPU.
- * Then a reader on the CPU just back holds the grace period too.
+ * Then a reader on the CPU just back, spinning with preemption off,
+ * holds the grace period too.
  */
+#include "asm/arch.h"
 #include "kernel/errno.h"
 #include "kernel/hotplug.h"
 #include "kernel/percpu.h"
@@ -127,6 +129,7 @@ KTEST_HOOK(rcu_hotplug_callbacks)
 
 static struct {
 	int cpu;
+	bool spin;		/* hold without being preempted */
 	volatile int locked, release, unlocked_on;
 	volatile int cb_ran, cb_ran_while_locked;
 	struct rcu_head head;
@@ -138,6 +141,17 @@ static int hr_reader(void *arg)
 	(void)arg;
 	rcu_read_lock();
 	smp_store_release(&hr.locked, 1);
+	if (hr.spin) {
+		/*
+		 * Never preempted, so never on the tree's blkd_tasks (where
+		 * every new grace period would count it): only the CPU's
+		 * own place in the grace period holds it.
+		 */
+		preempt_disable();
+		while (!READ_ONCE(hr.release))
+			arch_cpu_relax();
+		preempt_enable();
+	}
 	/* Preempted every 50 us: the going CPU sends us elsewhere. */
 	while (!READ_ONCE(hr.release))
 		preempted_wait_ms(1);
@@ -169,6 +183,7 @@ static int hr_round(int cpu, bool down)
 
 	memset(&hr, 0, sizeof(hr));
 	hr.cpu = cpu;
+	hr.spin = !down;
 	init_completion(&hr.done);
 	kthread_run(hr_reader, NULL, cpu, "hp-reader");
 	while (!smp_load_acquire(&hr.locked))
