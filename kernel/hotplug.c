@@ -26,6 +26,7 @@
 #include "kernel/hotplug.h"
 #include "kernel/irq.h"
 #include "kernel/lockdep.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/softirq.h"
@@ -76,6 +77,8 @@ void cpus_read_unlock(void)
 
 static int hotplug_check(int cpu)
 {
+	/* Task context: both sleep, and wait for other CPUs' answers. */
+	BUG_ON(in_interrupt() || irqs_disabled() || preempt_count());
 	if (cpu < 0 || cpu >= (int)nr_cpus_present || !per_cpu_area(cpu))
 		return -EINVAL;
 	if (cpu == 0)
