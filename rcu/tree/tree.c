@@ -1025,6 +1025,12 @@ static void rcutree_report_cpu_dead(int cpu)
 	WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask);
 	spin_unlock(&rnp->lock);
 	spin_unlock_irqrestore(&rcu_state.ofl_lock, flags);
+	/*
+	 * An expedited grace period that selected us and whose IPI found
+	 * us offline waits for this (rcu_exp_ipi_offline()), as Linux's
+	 * rcutree_report_cpu_dead() reports with rcu_report_exp_rdp().
+	 */
+	rcu_report_exp_rdp(rdp);
 	/* Fully ordered: everything this CPU did before "not watching". */
 	ct_idle_enter();
 }
