@@ -1451,13 +1451,13 @@ int rcu_torture_run(void)
 
 	t0 = last_stat = last_change = ktime_get_ns();
 	/*
-	 * On past the duration (up to 4 times it) until the on/off thread
+	 * On past the duration (up to 8 times it) until the on/off thread
 	 * has done the cycles asked for: a slow host makes each cycle take
 	 * longer, and the count, not the clock, is what the run promises.
 	 */
 	while (ktime_get_ns() - t0 < torture_duration * NSEC_PER_SEC ||
 	       (!torture_onoff_enough() &&
-		ktime_get_ns() - t0 < 4ULL * torture_duration * NSEC_PER_SEC)) {
+		ktime_get_ns() - t0 < 8ULL * torture_duration * NSEC_PER_SEC)) {
 		u64 now, ver;
 
 		msleep(100);

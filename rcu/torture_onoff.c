@@ -25,7 +25,7 @@ kparam_uint("torture_onoff_holdoff_ms", torture_onoff_holdoff_ms, 0, 600000,
 	    "rcu torture: ms before the first CPU offline/online operation");
 static unsigned int torture_onoff_min_cycles;
 kparam_uint("torture_onoff_min_cycles", torture_onoff_min_cycles, 0, 100000,
-	    "rcu torture: offline/online cycles the run must do (it runs on, up to 4 times its duration, until it has)");
+	    "rcu torture: offline/online cycles the run must do (it runs on, up to 8 times its duration, until it has)");
 
 struct onoff_stat {
 	u64 n, total_ns, max_ns;
