@@ -121,8 +121,9 @@ scale: deps-run
 	@$(MAKE) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/scale/*.scn
 
-# CPU hotplug under torture, both flavours (tests/scenarios/hotplug/;
-# make test runs only hotplug-4cpu and tree-hotplug-4cpu: the budget).
+# CPU hotplug, both flavours: torture, and the tests on 2 CPUs
+# (tests/scenarios/hotplug/; make test runs only hotplug-4cpu and
+# tree-hotplug-4cpu, make scale the 64- and 255-CPU ones: the budget).
 hotplug: deps-run
 	@$(MAKE) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/hotplug/*.scn

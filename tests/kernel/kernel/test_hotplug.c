@@ -30,6 +30,10 @@
 static unsigned int hotplug_rounds = 3;
 kparam_uint("hotplug_rounds", hotplug_rounds, 1, 1000,
 	    "hotplug_cycle: down/up rounds per CPU");
+/* Shared with tests/kernel/rcu/test_hotplug.c (util.h). */
+unsigned int hotplug_max_cpus = 8;
+kparam_uint("hotplug_max_cpus", hotplug_max_cpus, 1, NR_CPUS,
+	    "hotplug tests: CPUs (other than 0) each one takes down and up, sampled evenly");
 
 KTEST_HOOK(hotplug_errors)
 {
@@ -217,13 +221,15 @@ static int cycle_one(struct cycle *c)
 KTEST_HOOK(hotplug_cycle)
 {
 	static struct cycle c;
-	int n = (int)nr_cpus_present, bad = 0, cycles = 0;
+	static int cpus[NR_CPUS];
+	int n, bad = 0, cycles = 0;
 
-	if (n < 2)
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
 		return KTEST_SKIP;
-	if (!rcu_hotplug_supported())
-		return KTEST_SKIP;
-	for (int cpu = 1; cpu < n && !bad; cpu++) {
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	ktap_diag_cpus("hotplug_cycle", cpus, n);
+	for (int i = 0; i < n && !bad; i++) {
+		int cpu = cpus[i];
 		struct task *roamer;
 
 		memset(&c, 0, sizeof(c));
@@ -241,6 +247,6 @@ KTEST_HOOK(hotplug_cycle)
 		wait_for_completion(&c.done);
 		wait_for_completion(&c.done);
 	}
-	ktap_diag("%d down/up cycles over %d CPUs", cycles, n - 1);
+	ktap_diag("%d down/up cycles over %d CPUs", cycles, n);
 	return bad;
 }

@@ -96,12 +96,14 @@ static void hp_wait_cbs(int want)
 
 KTEST_HOOK(rcu_hotplug_callbacks)
 {
-	int n = (int)nr_cpus_present, bad = 0;
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
 
-	if (n < 2 || !rcu_hotplug_supported())
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
 		return KTEST_SKIP;
-	for (int cpu = 1; cpu < n && !bad; cpu++) {
-		int err;
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	for (int i = 0; i < n && !bad; i++) {
+		int cpu = cpus[i], err;
 
 		hp_cbs_ran = 0;
 		hold_start();
@@ -224,13 +226,15 @@ static int hr_round(int cpu, bool down)
 
 KTEST_HOOK(rcu_hotplug_reader)
 {
-	int n = (int)nr_cpus_present, bad = 0;
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
 
-	if (n < 2 || !rcu_hotplug_supported())
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
 		return KTEST_SKIP;
-	for (int cpu = 1; cpu < n && !bad; cpu++) {
-		bad |= hr_round(cpu, true);
-		bad |= hr_round(cpu, false);
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	for (int i = 0; i < n && !bad; i++) {
+		bad |= hr_round(cpus[i], true);
+		bad |= hr_round(cpus[i], false);
 	}
 	return bad;
 }
