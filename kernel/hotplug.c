@@ -143,7 +143,7 @@ int cpu_down(int cpu)
 		return -EOPNOTSUPP;
 	pc = per_cpu_area(cpu);
 	hotplug_lock();
-	if (READ_ONCE(pc->hp_state) != CPUHP_ONLINE) {
+	if (smp_load_acquire(&pc->hp_state) != CPUHP_ONLINE) {
 		hotplug_unlock();
 		return -EALREADY;
 	}
@@ -151,7 +151,9 @@ int cpu_down(int cpu)
 	WRITE_ONCE(pc->hp_state, CPUHP_GOING);
 	/*
 	 * Orders the GOING store before the need_resched store and the
-	 * IPI: the CPU's __schedule() that the IPI causes sees GOING.
+	 * IPI.  Pairs with the interrupt's delivery on cpu (an interrupt
+	 * is a full barrier on x86) before its __schedule() reads GOING
+	 * (cpu_is_going()): the switch the IPI causes picks the idle task.
 	 */
 	smp_mb();
 	WRITE_ONCE(pc->need_resched, 1);

@@ -35,7 +35,11 @@ void cpu_start(int cpu)
 	tick_init_cpu(cpu);		/* periodic scheduling-clock tick */
 	rcu_cpu_starting(cpu);		/* RCU waits for it from here */
 	set_cpu_online(cpu);
-	/* cpu_up() (kernel/hotplug.c) may take it down again from here. */
+	/*
+	 * Release: this CPU's bring-up (its run queue, timers, RCU state)
+	 * before ONLINE, which cpu_down() reads before it asks the CPU to
+	 * go (kernel/hotplug.c; cpu_up() itself waits for the online bit).
+	 */
 	smp_store_release(&pc->hp_state, CPUHP_ONLINE);
 	softirq_init_cpu(cpu);		/* ksoftirqd/N, in its first life */
 	if (cpu == 0)
