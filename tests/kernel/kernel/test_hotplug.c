@@ -159,11 +159,22 @@ static int cycle_one(struct cycle *c)
 	irqs = READ_ONCE(pc->stats.irqs);
 	ticks = READ_ONCE(pc->stats.ticks);
 	runs = c->pinned_runs;
-	/* Sleep past the timer's expiry, until the pinned task ran twice. */
-	while (ktime_get_ns() < c->timer_expires ||
-	       READ_ONCE(c->pinned_runs) < runs + 2 ||
-	       smp_load_acquire(&c->timer_fired_cpu) < 0)
+	/*
+	 * Sleep past the timer's expiry, until the pinned task ran twice:
+	 * at most 15 s of guest time (a task or timer left on the offline
+	 * CPU never runs; a host that stalls a vCPU that long is broken).
+	 */
+	while ((ktime_get_ns() < c->timer_expires ||
+		READ_ONCE(c->pinned_runs) < runs + 2 ||
+		smp_load_acquire(&c->timer_fired_cpu) < 0) &&
+	       ktime_get_ns() - t_down < 15 * NSEC_PER_SEC)
 		msleep(5);
+	bad |= KT_EXPECT(READ_ONCE(c->pinned_runs) >= runs + 2,
+			 "the task pinned to offline cpu%d did not run for 15 s",
+			 c->cpu);
+	bad |= KT_EXPECT(smp_load_acquire(&c->timer_fired_cpu) >= 0,
+			 "the timer of offline cpu%d did not fire for 15 s",
+			 c->cpu);
 	bad |= KT_EXPECT(READ_ONCE(pc->stats.irqs) == irqs &&
 			 READ_ONCE(pc->stats.ticks) == ticks,
 			 "cpu%d took %llu IRQs, %llu ticks while offline",
