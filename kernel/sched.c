@@ -93,6 +93,10 @@ static void enqueue(struct task *t, int cpu)
 {
 	struct runqueue *rq = &runqueues[cpu];
 
+	lockdep_assert_held(&rq->lock);
+	/* Nothing runs there any more: every caller goes elsewhere. */
+	WARN(READ_ONCE(rq->offline), "task %s queued on offline cpu%d",
+	     t->name, cpu);
 	t->cpu = cpu;
 	t->on_rq = 1;
 	list_add_tail(&t->run_list, &rq->tasks);
