@@ -31,7 +31,7 @@ ISO	:= $(BUILD)/dynrcu.iso
 BUILD_DEPS := gcc make nasm binutils
 RUN_DEPS := qemu-system-x86 grub-pc-bin grub-common xorriso mtools python3
 
-.PHONY: all iso run run-tree test scale debug gdb clean deps-build deps-run kernel-test
+.PHONY: all iso run run-tree test scale hotplug debug gdb clean deps-build deps-run kernel-test
 
 all: $(KERNEL)
 
@@ -120,6 +120,13 @@ test: deps-run
 scale: deps-run
 	@$(MAKE) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/scale/*.scn
+
+# CPU hotplug, both flavours: torture, and the tests on 2 CPUs
+# (tests/scenarios/hotplug/; make test runs only hotplug-4cpu and
+# tree-hotplug-4cpu, make scale the 64- and 255-CPU ones: the budget).
+hotplug: deps-run
+	@$(MAKE) --no-print-directory iso
+	python3 -m tests.harness tests/scenarios/hotplug/*.scn
 
 clean:
 	rm -rf $(BUILD)

@@ -29,6 +29,17 @@ static inline void cpumask_set_cpu(int cpu, struct cpumask *m)
 			  __ATOMIC_SEQ_CST);
 }
 
+/* Atomic, fully ordered, as cpumask_set_cpu(). */
+static inline void cpumask_clear_cpu(int cpu, struct cpumask *m)
+{
+	__atomic_and_fetch(&m->bits[cpu / 64], ~(1ULL << (cpu % 64)),
+			   __ATOMIC_SEQ_CST);
+}
+
+#define for_each_cpu(c, m) \
+	for ((c) = 0; (c) < NR_CPUS; (c)++) \
+		if (!cpumask_test_cpu((c), (m))) {} else
+
 /* Plain: for a mask only its owner writes (under a lock, or a task's own). */
 static inline void __cpumask_set_cpu(int cpu, struct cpumask *m)
 {

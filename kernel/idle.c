@@ -11,6 +11,7 @@
  * rcu=tree counts that halt as idle too (rcu_cpuidle_enter()).
  */
 #include "asm/arch.h"
+#include "kernel/hotplug.h"
 #include "kernel/irq.h"
 #include "kernel/irqflags.h"
 #include "kernel/preempt.h"
@@ -99,6 +100,9 @@ __noreturn void cpu_idle_loop(void)
 		u64 halts = pc->stats.idle_halts;
 
 		local_irq_disable();
+		/* cpu_down() asked: the scheduler left us only this task. */
+		if (unlikely(cpu_is_going(cpu)))
+			cpu_die();
 		if (this_cpu_read(need_resched)) {
 			local_irq_enable();
 			preempt_enable_no_resched();

@@ -29,8 +29,11 @@ void handle_nmi(void);
 
 /* Run fn(arg) on cpu in hardirq context; wait for it if wait. */
 void smp_call_function(void (*fn)(void *), void *arg, bool wait);
-void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
-			      bool wait);
+/* Run this CPU's queued calls now (a dying CPU, before it parks). */
+void smp_call_drain(void);
+/* 0, or -ENXIO if cpu is offline (fn not run, not queued). */
+int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
+			     bool wait);
 
 /* Boot CPU: the SMP call-function machinery, before other CPUs start. */
 void smp_init(void);

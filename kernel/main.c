@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernel_main: the boot CPU's C entry, and cpu_start(): the one per-CPU
- * init path that the boot CPU and every AP take.
+ * init path that the boot CPU and every AP take, at boot and each time
+ * CPU hotplug brings an AP back (cpu_up()).
  */
 #include "asm/arch.h"
 #include "kernel/boot.h"
+#include "kernel/barrier.h"
 #include "kernel/bug.h"
+#include "kernel/hotplug.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
 #include "kernel/mm.h"
@@ -30,8 +33,15 @@ void cpu_start(int cpu)
 	arch_cpu_init(pc);		/* GDT/TSS, IDT, local APIC */
 	sched_init_cpu(cpu);		/* this context becomes idle/N */
 	tick_init_cpu(cpu);		/* periodic scheduling-clock tick */
+	rcu_cpu_starting(cpu);		/* RCU waits for it from here */
 	set_cpu_online(cpu);
-	softirq_init_cpu(cpu);		/* ksoftirqd/N */
+	/*
+	 * Release: this CPU's bring-up (its run queue, timers, RCU state)
+	 * before ONLINE, which cpu_down() reads before it asks the CPU to
+	 * go (kernel/hotplug.c; cpu_up() itself waits for the online bit).
+	 */
+	smp_store_release(&pc->hp_state, CPUHP_ONLINE);
+	softirq_init_cpu(cpu);		/* ksoftirqd/N, in its first life */
 	if (cpu == 0)
 		watchdog_start();	/* kernel/watchdog.c: stays on CPU 0 */
 	printk("cpu%d: online, APIC ID %u\n", cpu, pc->apic_id);

@@ -14,17 +14,30 @@ struct percpu *percpu_areas[NR_CPUS] = { [0] = &boot_percpu };
 unsigned int nr_cpu_ids;
 unsigned int nr_cpus_present = 1;
 struct cpumask cpu_online_mask;
+/* CPUs that have been online at least once (their first life is over). */
+struct cpumask cpu_booted_mask;
 static size_t percpu_bytes[NR_CPUS];
 
 void set_cpu_online(int cpu)
 {
+	/* nr_cpu_ids counts CPUs ever brought up: once each, not per life. */
+	if (!cpumask_test_cpu(cpu, &cpu_booted_mask)) {
+		cpumask_set_cpu(cpu, &cpu_booted_mask);
+		__atomic_add_fetch(&nr_cpu_ids, 1, __ATOMIC_SEQ_CST);
+	}
 	cpumask_set_cpu(cpu, &cpu_online_mask);
-	__atomic_add_fetch(&nr_cpu_ids, 1, __ATOMIC_SEQ_CST);
+}
+
+void set_cpu_offline(int cpu)
+{
+	/* Fully ordered: see hotplug_sync_senders() for what it orders. */
+	cpumask_clear_cpu(cpu, &cpu_online_mask);
 }
 
 /*
  * Zeroed, cache-line aligned memory for one present CPU, never freed
- * (CPUs do not go offline).  Counted towards that CPU's footprint.
+ * (a CPU that goes offline keeps it for its next life).  Counted
+ * towards that CPU's footprint.
  */
 void *percpu_alloc(int cpu, size_t size)
 {

@@ -51,6 +51,7 @@ struct percpu {
 	int tick_stopped;		/* the idle loop stopped the tick */
 	int tick_dep;			/* keep the tick in idle (tick_dep_set_cpu()) */
 	int in_idle;			/* in the idle loop's sleep section */
+	int hp_state;			/* enum cpuhp_state, kernel/hotplug.h */
 	u64 idle_since_ns;
 	unsigned long nmi_interrupted_ip;	/* where the current NMI hit */
 	unsigned long nmi_interrupted_fp;	/* its frame pointer */
@@ -69,12 +70,15 @@ extern struct percpu *percpu_areas[NR_CPUS];
 extern unsigned int nr_cpu_ids;		/* CPUs brought up */
 extern unsigned int nr_cpus_present;	/* CPUs the firmware lists */
 extern struct cpumask cpu_online_mask;
+extern struct cpumask cpu_booted_mask;	/* ever online */
 
 void percpu_setup(unsigned int present);
 void *percpu_alloc(int cpu, size_t size);
 size_t percpu_footprint(int cpu);
 /* Mark cpu online: it takes IPIs and runs tasks from now on. */
 void set_cpu_online(int cpu);
+/* Mark cpu offline: no new IPI, task or timer is sent to it. */
+void set_cpu_offline(int cpu);
 
 #include "asm/percpu.h"
 
@@ -105,6 +109,12 @@ static inline bool cpu_online(int cpu)
 /* Every CPU that has (or will have) its per-CPU memory. */
 #define for_each_present_cpu(c) \
 	for ((c) = 0; (c) < (int)nr_cpus_present; (c)++)
+
+/* cpu has been online before: its bring-up is a return, not a first. */
+static inline bool cpu_booted(int cpu)
+{
+	return cpumask_test_cpu(cpu, &cpu_booted_mask);
+}
 
 static inline unsigned int num_online_cpus(void)
 {

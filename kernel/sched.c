@@ -13,7 +13,9 @@
 #include "asm/arch.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
+#include "kernel/hotplug.h"
 #include "kernel/irq.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -30,6 +32,11 @@ struct runqueue {
 	unsigned int nr_running;
 	struct task *prev;		/* for finish_task_switch() */
 	int prev_dest;			/* CPU prev moves to, or -1 */
+	/*
+	 * Its CPU is going or gone (sched_cpu_dying()); written under
+	 * lock, so whoever holds lock and sees it clear may queue here.
+	 */
+	int offline;
 } __cacheline_aligned;
 
 static struct runqueue runqueues[NR_CPUS];
@@ -56,25 +63,40 @@ static void task_list_add(struct task *t)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-/* The code running cpu_start() becomes that CPU's idle task. */
+/*
+ * The code running cpu_start() becomes that CPU's idle task: in its
+ * first life a new task, in a later one (back from offline) the same
+ * task struct on a fresh stack, already on the task list.
+ */
 void sched_init_cpu(int cpu)
 {
 	struct task *idle = &idle_tasks[cpu];
 	struct percpu *pc = per_cpu_area(cpu);
+	struct runqueue *rq = &runqueues[cpu];
 
 	idle->state = TASK_RUNNING;
 	idle->cpu = cpu;
 	idle->pinned_cpu = cpu;
 	snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
-	task_list_add(idle);
+	if (!cpu_booted(cpu))
+		task_list_add(idle);
 	pc->idle = idle;
 	pc->curr_task = idle;
+	spin_lock(&rq->lock);
+	WRITE_ONCE(rq->offline, 0);	/* before the CPU's online bit */
+	spin_unlock(&rq->lock);
 }
+
+static int next_online_cpu(int cpu);
 
 static void enqueue(struct task *t, int cpu)
 {
 	struct runqueue *rq = &runqueues[cpu];
 
+	lockdep_assert_held(&rq->lock);
+	/* Nothing runs there any more: every caller goes elsewhere. */
+	WARN(READ_ONCE(rq->offline), "task %s queued on offline cpu%d",
+	     t->name, cpu);
 	t->cpu = cpu;
 	t->on_rq = 1;
 	list_add_tail(&t->run_list, &rq->tasks);
@@ -90,6 +112,18 @@ static void activate(struct task *t, int cpu)
 	struct runqueue *rq = &runqueues[cpu];
 
 	spin_lock(&rq->lock);
+	/*
+	 * Its CPU went offline after the caller chose it (a roamer's next
+	 * CPU, a woken task's last one): queue it on the next online CPU.
+	 * Checked under the lock that sched_cpu_dying() sets offline
+	 * under, so no task is queued behind its back.
+	 */
+	while (unlikely(READ_ONCE(rq->offline))) {
+		spin_unlock(&rq->lock);
+		cpu = next_online_cpu(cpu);
+		rq = &runqueues[cpu];
+		spin_lock(&rq->lock);
+	}
 	enqueue(t, cpu);
 	WRITE_ONCE(per_cpu_area(cpu)->need_resched, 1);
 	spin_unlock(&rq->lock);
@@ -97,11 +131,22 @@ static void activate(struct task *t, int cpu)
 		arch_send_ipi(cpu, IRQ_RESCHEDULE);
 }
 
+/*
+ * May a task pinned to cpu be queued there?  Not while it is offline;
+ * yes before its first bring-up (boot queues the ktap runner on CPU 0
+ * before CPU 0 is online).
+ */
+static bool pinned_cpu_usable(int cpu)
+{
+	return cpu_online(cpu) || !cpu_booted(cpu);
+}
+
 static int pick_cpu(struct task *t)
 {
 	static int rr;
 
-	if (t->pinned_cpu != ANY_CPU)
+	/* Pinned to an offline CPU: anywhere until it is back. */
+	if (t->pinned_cpu != ANY_CPU && pinned_cpu_usable(t->pinned_cpu))
 		return t->pinned_cpu;
 	/* Spread new threads round-robin over the online CPUs. */
 	for (;;) {
@@ -138,8 +183,7 @@ struct task *kthread_run(int (*fn)(void *), void *arg, int cpu,
 
 	if (!t)
 		panic("kthread_run: out of memory for %s", name);
-	BUG_ON(cpu != ANY_CPU && !cpu_online(cpu) &&
-	       cpu != raw_smp_processor_id());
+	BUG_ON(cpu != ANY_CPU && (cpu < 0 || cpu >= NR_CPUS));
 	t->stack = arch_alloc_stack(&size);
 	t->ksp = arch_task_stack_init((char *)t->stack + size, kthread_start);
 	t->fn = fn;
@@ -208,9 +252,14 @@ static void __schedule(bool preempt)
 	if (prev->state == TASK_RUNNING && prev != pc->idle) {
 		int dest = cpu;
 
-		if (prev->pinned_cpu != ANY_CPU)
+		/* Pinned to an offline CPU: stays where it is meanwhile. */
+		if (prev->pinned_cpu != ANY_CPU &&
+		    pinned_cpu_usable(prev->pinned_cpu))
 			dest = prev->pinned_cpu;
 		else if (READ_ONCE(prev->roaming))
+			dest = next_online_cpu(cpu);
+		/* A CPU on its way out keeps no task but its idle one. */
+		if (dest == cpu && unlikely(cpu_is_going(cpu)))
 			dest = next_online_cpu(cpu);
 		if (dest == cpu) {
 			enqueue(prev, cpu);
@@ -228,7 +277,11 @@ static void __schedule(bool preempt)
 		   prev != pc->idle) {
 		enqueue(prev, cpu);
 	}
-	if (!list_empty(&rq->tasks)) {
+	/*
+	 * A going CPU runs only its idle task, which takes it down
+	 * (cpu_die()); sched_cpu_dying() moves the queue away.
+	 */
+	if (!list_empty(&rq->tasks) && likely(!cpu_is_going(cpu))) {
 		next = list_first_entry(&rq->tasks, struct task, run_list);
 		list_del_init(&next->run_list);
 		next->on_rq = 0;
@@ -300,6 +353,14 @@ void set_current_state(int state)
 	smp_mb();
 }
 
+/* A sleeping pinned task away from its CPU, which is back online. */
+static bool wake_home(struct task *t, int cpu)
+{
+	int home = t->pinned_cpu;
+
+	return home != ANY_CPU && home != cpu && cpu_online(home);
+}
+
 int wake_up_process(struct task *t)
 {
 	unsigned long flags;
@@ -335,6 +396,24 @@ int wake_up_process(struct task *t)
 		if (READ_ONCE(t->on_rq)) {
 			/* Preempted before it slept: still queued. */
 			woke = 2;
+		} else if (unlikely(READ_ONCE(rq->offline) ||
+				    wake_home(t, cpu))) {
+			/*
+			 * It last ran on a CPU now offline (so it is neither
+			 * queued nor running there): wake it on another.  Or
+			 * it is pinned, and ran away from its CPU while that
+			 * was offline: wake it at home.  We hold the lock of
+			 * the queue it leaves, as a change of t->cpu needs;
+			 * activate() takes the new one.
+			 */
+			int dest = wake_home(t, cpu) ? t->pinned_cpu :
+				   next_online_cpu(cpu);
+
+			WRITE_ONCE(t->cpu, dest);
+			spin_unlock(&rq->lock);
+			activate(t, dest);
+			local_irq_restore(flags);
+			return 1;
 		} else if (!READ_ONCE(t->on_cpu)) {
 			enqueue(t, cpu);
 			WRITE_ONCE(per_cpu_area(cpu)->need_resched, 1);
@@ -347,6 +426,46 @@ int wake_up_process(struct task *t)
 		arch_send_ipi(cpu, IRQ_RESCHEDULE);
 	local_irq_restore(flags);
 	return woke != 0;
+}
+
+/*
+ * On the dying CPU, IRQs off, its idle task running: mark its run queue
+ * offline, then clear its online bit (in that order: a waker that finds
+ * the CPU online still finds the queue open, and its task is moved
+ * below), then send every queued task to the online CPUs.  After this
+ * no task is queued here: activate() and wake_up_process() see offline
+ * under the queue lock and go elsewhere.
+ */
+void sched_cpu_dying(int cpu)
+{
+	struct runqueue *rq = &runqueues[cpu];
+	struct list_head moving = LIST_HEAD_INIT(moving);
+	struct task *t;
+
+	lockdep_assert_irqs_disabled();
+	BUG_ON(current != this_cpu()->idle || cpu != raw_smp_processor_id());
+	spin_lock(&rq->lock);
+	WRITE_ONCE(rq->offline, 1);
+	set_cpu_offline(cpu);
+	while (!list_empty(&rq->tasks)) {
+		t = list_first_entry(&rq->tasks, struct task, run_list);
+		list_del_init(&t->run_list);
+		/*
+		 * on_rq stays set until activate() queues it again: a task
+		 * preempted as it went to sleep is SLEEPING here, and a
+		 * waker that found on_rq clear would queue it a second time.
+		 */
+		rq->nr_running--;
+		/* Under the lock of the queue it leaves, as t->cpu needs. */
+		WRITE_ONCE(t->cpu, next_online_cpu(cpu));
+		list_add_tail(&t->run_list, &moving);
+	}
+	spin_unlock(&rq->lock);
+	while (!list_empty(&moving)) {
+		t = list_first_entry(&moving, struct task, run_list);
+		list_del_init(&t->run_list);
+		activate(t, t->cpu);
+	}
 }
 
 void sched_for_each_task(void (*fn)(struct task *t, void *arg), void *arg)

@@ -97,6 +97,8 @@ void sched_for_each_task(void (*fn)(struct task *t, void *arg), void *arg);
 /* Boot: the scheduler, then each CPU's run queue and idle task. */
 void sched_init(void);
 void sched_init_cpu(int cpu);
+/* CPU hotplug: the dying CPU sends its queued tasks away (IRQs off). */
+void sched_cpu_dying(int cpu);
 /* From the scheduling-clock tick (hardirq, IRQs off): time slices. */
 void scheduler_tick(void);
 /* From IRQ exit with preemption allowed: switch if resched is needed. */

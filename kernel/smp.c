@@ -4,10 +4,17 @@
  * kick it with an IPI; it runs in that CPU's IPI handler (hardirq).
  * smp_call_function(): the same on every other online CPU, kicked by one
  * broadcast IPI where the arch has one.
+ *
+ * CPU hotplug: a sender tests cpu_online() and sends its IPI with IRQs
+ * off, so that cpu_down()'s sync (an smp_call_function() that every
+ * online CPU must answer with IRQs on) waits out any sender that saw the
+ * dying CPU still online; only then may it park (kernel/hotplug.c).
  */
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
@@ -27,7 +34,8 @@ struct call_queue {
 
 static struct call_queue call_queues[NR_CPUS];
 
-static void call_func_ipi(void)
+/* Run this CPU's queued calls: its IPI, or a dying CPU's last look. */
+void smp_call_drain(void)
 {
 	struct call_queue *q = &call_queues[raw_smp_processor_id()];
 	struct call_single *c;
@@ -49,6 +57,11 @@ static void call_func_ipi(void)
 	}
 }
 
+static void call_func_ipi(void)
+{
+	smp_call_drain();
+}
+
 void smp_init(void)
 {
 	for (int i = 0; i < NR_CPUS; i++)
@@ -62,7 +75,9 @@ static void call_enqueue(int cpu, struct call_single *c)
 	struct call_queue *q = &call_queues[cpu];
 	unsigned long flags;
 
+	/* The caller tested it with IRQs off, which they still are. */
 	BUG_ON(!cpu_online(cpu));
+	lockdep_assert_irqs_disabled();
 	c->done = 0;
 	c->next = NULL;
 	spin_lock_irqsave(&q->lock, flags);
@@ -86,19 +101,30 @@ static struct call_single *call_alloc(void (*fn)(void *), void *arg)
 	return c;
 }
 
-void smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
-			      bool wait)
+int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
+			     bool wait)
 {
 	struct call_single local = { fn, arg, 0, 0, NULL };
 	struct call_single *c = wait ? &local : call_alloc(fn, arg);
+	unsigned long flags;
 
 	/* Waiting for ourselves with IRQs off could never finish. */
 	BUG_ON(wait && irqs_disabled() && cpu == raw_smp_processor_id());
+	/* IRQs off from the online test to the IPI: see the top. */
+	local_irq_save(flags);
+	if (!cpu_online(cpu)) {
+		local_irq_restore(flags);
+		if (!wait)
+			kfree(c);
+		return -ENXIO;
+	}
 	call_enqueue(cpu, c);
 	arch_send_ipi(cpu, IRQ_CALL_FUNC);
+	local_irq_restore(flags);
 	/* Wait preemptibly: a waiter must not hold up the CPU it runs on. */
 	while (wait && !smp_load_acquire(&c->done))
 		arch_cpu_relax();
+	return 0;
 }
 
 /*
@@ -111,6 +137,8 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait)
 {
 	int self = smp_processor_id(), cpu, n = 0;
 	struct call_single *cs = NULL;
+	struct cpumask sent;
+	unsigned long flags;
 
 	BUG_ON(wait && irqs_disabled());
 	if (wait) {
@@ -119,20 +147,27 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait)
 		if (!cs)
 			panic("smp_call_function: out of memory");
 	}
+	cpumask_clear(&sent);
+	/* IRQs off from the online tests to the IPI: see the top. */
+	local_irq_save(flags);
 	for_each_online_cpu(cpu) {
 		if (cpu == self)
 			continue;
 		if (wait)
 			cs[cpu] = (struct call_single){ fn, arg, 0, 0, NULL };
 		call_enqueue(cpu, wait ? &cs[cpu] : call_alloc(fn, arg));
+		__cpumask_set_cpu(cpu, &sent);
 		n++;
 	}
 	if (n)
 		arch_send_ipi_allbutself(IRQ_CALL_FUNC);
+	local_irq_restore(flags);
 	if (!wait)
 		return;
-	for_each_online_cpu(cpu)
-		while (cpu != self && !smp_load_acquire(&cs[cpu].done))
+	/* The CPUs called, not those online now: one may be going. */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		while (cpumask_test_cpu(cpu, &sent) &&
+		       !smp_load_acquire(&cs[cpu].done))
 			arch_cpu_relax();
 	kfree(cs);
 }

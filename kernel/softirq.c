@@ -72,7 +72,19 @@ static int ksoftirqd_fn(void *arg)
 
 	for (;;) {
 		local_irq_disable();
-		if (!softirq_pending[cpu]) {
+		if (cpu != raw_smp_processor_id() && cpu_online(cpu)) {
+			/* Its CPU is back: a switch takes it home. */
+			local_irq_enable();
+			yield();
+			continue;
+		}
+		/*
+		 * Off its CPU (which went offline: a pinned task runs
+		 * elsewhere meanwhile), do_softirq() would run this CPU's
+		 * bits, not its own: sleep until it is home.  The dying CPU
+		 * ran its own pending bits before it parked.
+		 */
+		if (!softirq_pending[cpu] || cpu != raw_smp_processor_id()) {
 			set_current_state(TASK_SLEEPING);
 			local_irq_enable();
 			schedule();
@@ -86,6 +98,9 @@ static int ksoftirqd_fn(void *arg)
 
 void softirq_init_cpu(int cpu)
 {
+	/* Back from offline: its thread is still there, pinned to it. */
+	if (ksoftirqd[cpu])
+		return;
 	ksoftirqd[cpu] = kthread_run(ksoftirqd_fn, (void *)(long)cpu, cpu,
 				     "ksoftirqd");
 }

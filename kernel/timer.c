@@ -11,6 +11,7 @@
 #include "asm/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
+#include "kernel/lockdep.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -177,11 +178,56 @@ static void timer_interrupt(void)
 
 void tick_init_cpu(int cpu)
 {
-	INIT_LIST_HEAD(&timer_lists[cpu]);
-	spin_lock_init(&timer_locks[cpu], "timer_base");
+	/* Back from offline: the list is empty (timers_migrate()) and its
+	 * lock may be in a remote del_timer()'s hands: leave both be. */
+	if (!cpu_booted(cpu)) {
+		INIT_LIST_HEAD(&timer_lists[cpu]);
+		spin_lock_init(&timer_locks[cpu], "timer_base");
+	}
 	if (cpu == 0)
 		request_irq(IRQ_TIMER, timer_interrupt);
+	this_cpu()->tick_stopped = 0;
 	arch_timer_periodic(tick_hz);
+}
+
+/*
+ * CPU hotplug, on the dying CPU with IRQs off: stop its tick for good
+ * and move its pending timers, in expiry order, onto to's list.  Both
+ * list locks are held (lower CPU first), as a change of t->cpu needs.
+ * to is kicked with a reschedule IPI: an idle CPU leaves tickless idle
+ * and restarts its tick, which runs the timers that came due.
+ */
+void timers_migrate(int cpu, int to)
+{
+	struct list_head *from = &timer_lists[cpu];
+	struct spinlock *a = &timer_locks[min(cpu, to)];
+	struct spinlock *b = &timer_locks[max(cpu, to)];
+	int moved = 0;
+
+	lockdep_assert_irqs_disabled();
+	BUG_ON(cpu != raw_smp_processor_id() || cpu == to);
+	this_cpu()->tick_stopped = 1;
+	arch_timer_stop();
+	spin_lock(a);
+	spin_lock(b);
+	while (!list_empty(from)) {
+		struct timer *t = list_first_entry(from, struct timer, node);
+		struct timer *pos;
+
+		list_del_init(&t->node);
+		WRITE_ONCE(t->cpu, to);
+		list_for_each_entry(pos, &timer_lists[to], node)
+			if (pos->expires_ns > t->expires_ns)
+				break;
+		list_add_tail(&t->node, &pos->node);
+		moved++;
+	}
+	spin_unlock(b);
+	spin_unlock(a);
+	if (moved) {
+		WRITE_ONCE(per_cpu_area(to)->need_resched, 1);
+		arch_send_ipi(to, IRQ_RESCHEDULE);
+	}
 }
 
 /* The local timer, one-shot at the first expiry; the list lock held. */

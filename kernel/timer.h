@@ -33,6 +33,8 @@ void del_timer_sync(struct timer *t);
 extern void (*del_timer_sync_hook)(struct timer *t);
 
 void tick_init_cpu(int cpu);
+/* CPU hotplug: the dying CPU stops its tick, moves its timers to to. */
+void timers_migrate(int cpu, int to);
 /* Idle loop: stop the periodic tick / restart it. */
 void tick_nohz_stop(void);
 void tick_nohz_restart(void);

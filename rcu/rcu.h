@@ -39,6 +39,14 @@ struct rcu_flavor_ops {
 	long (*cb_count)(int cpu);	/* counted, not needs_cpu()'s word */
 	void (*stall_report)(u64 now);	/* who holds the grace period */
 	void (*note_context_switch)(bool preempt);	/* may be NULL */
+	/*
+	 * CPU hotplug (rcu_cpu_starting() and friends, rcu/rcupdate.h).
+	 * cpu_starting and report_dead may be NULL; cpu_dead NULL means
+	 * the flavour cannot take a CPU offline (cpu_down() refuses).
+	 */
+	void (*cpu_starting)(int cpu);
+	void (*report_dead)(int cpu);
+	void (*cpu_dead)(int cpu);
 	void (*idle_enter)(void);
 	void (*idle_exit)(void);
 	/* Around a halt with the tick on (rcu_cpuidle_enter()): may be NULL. */

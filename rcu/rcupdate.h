@@ -130,6 +130,19 @@ bool rcu_select_flavor(void);
 /* Once, on the boot CPU, before other CPUs start and before any reader. */
 void rcu_init(void);
 
+/*
+ * CPU hotplug (kernel/hotplug.c).  rcu_cpu_starting(): on a CPU coming
+ * up (at boot too), IRQs off, before it is online and before its first
+ * reader.  rcu_report_dead(): on a dying CPU, IRQs off, after its last
+ * reader.  rcu_cpu_dead(): on another CPU, task context, once the dead
+ * one is parked: its callbacks move.  rcu_hotplug_supported(): false if
+ * the flavour cannot take a CPU offline.
+ */
+void rcu_cpu_starting(int cpu);
+void rcu_report_dead(int cpu);
+void rcu_cpu_dead(int cpu);
+bool rcu_hotplug_supported(void);
+
 /* From each CPU's scheduling-clock tick: hardirq context, IRQs off. */
 void rcu_sched_clock_irq(int cpu);
 /* True while cpu has callbacks queued: keep its tick running. */

@@ -14,6 +14,7 @@
  * queues behind one CPU's callbacks (struct rcu_flavor_ops, rcu/rcu.h).
  */
 #include "kernel/bug.h"
+#include "kernel/hotplug.h"
 #include "kernel/irqflags.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
@@ -105,7 +106,16 @@ void wait_rcu_barrier(bool (*entrain)(int cpu, struct rcu_head *head))
 	spin_lock_init(&s->lock, "rcu_barrier");
 	init_completion(&s->done);
 	s->count = 1;		/* our own reference, dropped below */
-	for_each_online_cpu(cpu) {
+	/*
+	 * Every present CPU, not the online ones: a CPU going offline has
+	 * cleared its online bit before its callbacks move (rcu_cpu_dead());
+	 * a head entrained there moves with them, in order.  No CPU's
+	 * callbacks move during the loop (cpus_read_lock()): they could
+	 * land behind a head entrained already, from a CPU the loop then
+	 * finds empty.
+	 */
+	cpus_read_lock();
+	for_each_present_cpu(cpu) {
 		struct rcu_barrier_cpu *bc = &s->cpu[cpu];
 
 		bc->state = s;
@@ -118,6 +128,7 @@ void wait_rcu_barrier(bool (*entrain)(int cpu, struct rcu_head *head))
 		if (!entrain(cpu, &bc->head))
 			rcu_barrier_put(s);	/* never the last: ours */
 	}
+	cpus_read_unlock();
 	rcu_barrier_put(s);
 	wait_for_completion(&s->done);
 	kfree(s);

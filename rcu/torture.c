@@ -983,19 +983,29 @@ static int torture_sender(void *arg)
 		u64 now = ktime_get_ns();
 
 		for (int k = 0; k < 2; k++) {
+			unsigned long flags;
 			bool idle;
 			int cpu;
 
 			if (!period[k] || now < next[k])
 				continue;
+			/*
+			 * IRQs off from the online test to the send: a CPU
+			 * going offline waits for this section to end before
+			 * it parks (kernel/hotplug.c), so it still takes it.
+			 */
+			local_irq_save(flags);
 			cpu = torture_pick(k, now - next[k] >
 					   TORTURE_FALLBACK_NS, &rng, &idle);
+			if (cpu >= 0) {
+				if (k)
+					arch_send_nmi(cpu);
+				else
+					arch_send_ipi(cpu, IRQ_TEST_LOW);
+			}
+			local_irq_restore(flags);
 			if (cpu < 0)
 				continue;
-			if (k)
-				arch_send_nmi(cpu);
-			else
-				arch_send_ipi(cpu, IRQ_TEST_LOW);
 			if (idle)
 				n_sent_idle[k]++;
 			else
@@ -1149,6 +1159,7 @@ static void torture_print(struct torture_totals *t, bool diag)
 	printk("rcu-torture: Reader Pipe:%s\n", pipe);
 	printk("rcu-torture: Reader Batch:%s\n", batch);
 	printk("rcu-torture: Free-Block Circulation:%s\n", circ);
+	torture_onoff_print(diag);
 	if (!diag)
 		return;
 	ktap_diag("rcu-torture: ver %lu, %lu grace periods, %lu reads, %lu errors",
@@ -1176,6 +1187,15 @@ static void torture_print(struct torture_totals *t, bool diag)
 }
 
 /* ---- The run -------------------------------------------------------- */
+
+/* The CPU on/off thread: rcu/torture_onoff.c does the work. */
+static int torture_onoff(void *arg)
+{
+	(void)arg;
+	torture_onoff_loop(&torture_stop);
+	torture_thread_exit();
+	return 0;
+}
 
 static void torture_start(int (*fn)(void *), long arg, int cpu,
 			  const char *name, bool roam)
@@ -1213,6 +1233,7 @@ static void torture_reset(void)
 		torture_cpus[cpu].rng_nmi = 0x9fb21c651e98df25ULL * (cpu + 1);
 	}
 	rcu_torture_current = NULL;
+	torture_onoff_reset();
 	WRITE_ONCE(torture_stop, 0);
 }
 
@@ -1425,9 +1446,18 @@ int rcu_torture_run(void)
 			      true);
 	for (int i = 1; i <= (int)torture_busy && i < ncpus; i++)
 		torture_start(torture_spinner, i, i, "torture_spinner", false);
+	if (torture_onoff_wanted())
+		torture_start(torture_onoff, 0, self, "torture_onoff", false);
 
 	t0 = last_stat = last_change = ktime_get_ns();
-	while (ktime_get_ns() - t0 < torture_duration * NSEC_PER_SEC) {
+	/*
+	 * On past the duration (up to 8 times it) until the on/off thread
+	 * has done the cycles asked for: a slow host makes each cycle take
+	 * longer, and the count, not the clock, is what the run promises.
+	 */
+	while (ktime_get_ns() - t0 < torture_duration * NSEC_PER_SEC ||
+	       (!torture_onoff_enough() &&
+		ktime_get_ns() - t0 < 8ULL * torture_duration * NSEC_PER_SEC)) {
 		u64 now, ver;
 
 		msleep(100);
@@ -1516,6 +1546,11 @@ int rcu_torture_run(void)
 		printk("rcu-torture: !!! torture_lock_delay_us=%u but none of %lu task readers' rcu_read_lock() ran the delay (rcu=%s)\n",
 		       torture_lock_delay_us, t.reads[CTX_TASK],
 		       rcu_flavor_name());
+		fail = true;
+	}
+	if (torture_onoff_failed()) {
+		printk("rcu-torture: !!! CPU on/off: an error, or %lu cycles: fewer than asked\n",
+		       (unsigned long)torture_onoff_cycles());
 		fail = true;
 	}
 	if (READ_ONCE(torture_version) < 2) {

@@ -6,10 +6,24 @@
 #ifndef RCU_TORTURE_H
 #define RCU_TORTURE_H
 
+#include "kernel/types.h"
+
 /*
  * Run one torture test with the command-line options and print its
  * rcutorture-style report.  Task context.  Returns 0 on SUCCESS.
  */
 int rcu_torture_run(void);
+
+/*
+ * rcu/torture_onoff.c, the CPU on/off thread.  torture_onoff_loop() is
+ * its body until *stop; the rest are its statistics and verdict.
+ */
+bool torture_onoff_wanted(void);
+void torture_onoff_reset(void);
+void torture_onoff_loop(const int *stop);
+u64 torture_onoff_cycles(void);
+bool torture_onoff_enough(void);
+bool torture_onoff_failed(void);
+void torture_onoff_print(bool diag);
 
 #endif

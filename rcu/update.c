@@ -176,6 +176,28 @@ int rcu_needs_cpu(int cpu)
 	return rcu_ops->needs_cpu(cpu);
 }
 
+void rcu_cpu_starting(int cpu)
+{
+	if (rcu_ops->cpu_starting)
+		rcu_ops->cpu_starting(cpu);
+}
+
+void rcu_report_dead(int cpu)
+{
+	if (rcu_ops->report_dead)
+		rcu_ops->report_dead(cpu);
+}
+
+void rcu_cpu_dead(int cpu)
+{
+	rcu_ops->cpu_dead(cpu);
+}
+
+bool rcu_hotplug_supported(void)
+{
+	return rcu_ops->cpu_dead != NULL;
+}
+
 void rcu_note_context_switch(bool preempt)
 {
 	if (rcu_ops->note_context_switch)

@@ -45,9 +45,13 @@ void gdt_init_cpu(int cpu)
 
 	for (int i = 0; i < NR_IST; i++) {
 		size_t size;
-		/* Guarded: a handler that overflows faults, reported. */
-		void *stack = arch_alloc_stack(&size);
+		void *stack;
 
+		/* Back from offline: the stacks of its first life serve. */
+		if (t->tss.ist[i])
+			continue;
+		/* Guarded: a handler that overflows faults, reported. */
+		stack = arch_alloc_stack(&size);
 		BUG_ON(size != IST_STACK_SIZE);
 		t->tss.ist[i] = (u64)stack + size;
 	}

@@ -8,6 +8,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/boot.h"
 #include "kernel/bug.h"
+#include "kernel/hotplug.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 
@@ -112,8 +113,22 @@ int arch_vector_kind(int vector)
 	return -1;
 }
 
+/*
+ * An IPI or NMI to a parked CPU (kernel/hotplug.h) is a sender that did
+ * not test cpu_online() with IRQs off: report it, and do not send (the
+ * parked CPU would take an NMI in its halt loop, and an IPI would wait
+ * in its APIC until the next bring-up's INIT clears it).
+ */
+static bool ipi_to_parked(int cpu, const char *what)
+{
+	return WARN(cpu_is_parked(cpu), "%s sent to offline cpu%d", what,
+		    cpu);
+}
+
 void arch_send_ipi(int cpu, enum irq_kind kind)
 {
+	if (ipi_to_parked(cpu, "IPI"))
+		return;
 	/* Fixed delivery, physical destination, edge. */
 	lapic_send_icr(per_cpu_area(cpu)->apic_id,
 		       ICR_DELIVERY_FIXED | kind_vector[kind]);
@@ -121,6 +136,8 @@ void arch_send_ipi(int cpu, enum irq_kind kind)
 
 void arch_send_nmi(int cpu)
 {
+	if (ipi_to_parked(cpu, "NMI"))
+		return;
 	lapic_send_icr(per_cpu_area(cpu)->apic_id, ICR_DELIVERY_NMI);
 }
 

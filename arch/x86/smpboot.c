@@ -3,7 +3,9 @@
  * Application-processor bring-up: copy the trampoline below 1 MiB, then
  * for each enabled CPU in the MADT fill in the bootstrap arguments, send
  * INIT-SIPI-SIPI and wait (bounded) for the AP to say it is alive.  One AP
- * at a time, so one argument block suffices.
+ * at a time, so one argument block suffices.  CPU hotplug brings a CPU
+ * back the same way (arch_cpu_up()): INIT resets a parked CPU whatever
+ * it was doing, so the bring-up path is the only way in.
  */
 #include "arch/x86/acpi.h"
 #include "asm/arch.h"
@@ -79,11 +81,23 @@ static void tsc_check(int cpu, u64 before, u64 after)
 	       t < before ? "before" : "after");
 }
 
+/*
+ * Each AP's idle stack, kept for its next life: the old life is over once
+ * INIT is sent (a parked CPU halts in a loop that touches no stack).
+ */
+static void *ap_stacks[NR_CPUS];
+static size_t ap_stack_size;
+
 static bool start_ap(int cpu, u32 apic_id)
 {
-	size_t size;
-	void *stack = arch_alloc_stack(&size);
+	size_t size = ap_stack_size;
+	void *stack = ap_stacks[cpu];
 	u64 before = rdtsc();
+
+	if (!stack) {
+		stack = ap_stacks[cpu] = arch_alloc_stack(&size);
+		ap_stack_size = size;
+	}
 
 	ap_args->cr3 = read_cr3();
 	ap_args->stack = (u64)stack + size;
@@ -142,6 +156,32 @@ void arch_start_secondaries(void)
 	printk("smp: %d application processors started, TSC %s\n", cpu - 1,
 	       tsc_unsynced ? "NOT synchronised (see above)" :
 	       "synchronised within each bring-up window");
+}
+
+/*
+ * Bring a parked CPU back: the boot-time path, for one CPU.  The
+ * trampoline is still below 1 MiB (nothing else uses that memory).
+ * Caller serialises (cpu_up()): one argument block.
+ */
+bool arch_cpu_up(int cpu)
+{
+	if (!start_ap(cpu, per_cpu_area(cpu)->apic_id))
+		return false;
+	for (u64 t = 0; !cpu_online(cpu); t++) {
+		if (t > AP_TIMEOUT_MS * 10ULL)
+			return false;
+		delay_us(100);
+	}
+	return true;
+}
+
+/*
+ * The end of a CPU's life: IRQs off, halted.  Only INIT (arch_cpu_up())
+ * gets it out; an NMI (which no correct sender sends) would return here.
+ */
+void arch_cpu_park(void)
+{
+	arch_halt_forever();	/* cli; hlt, over and over */
 }
 
 int arch_possible_cpus(void)

@@ -38,6 +38,15 @@ struct rcu_data rcu_data[NR_CPUS] = {
 	[0 ... NR_CPUS - 1] = { .dynticks_progress_counter = 1 },
 };
 
+/*
+ * The CPUs the flip machine waits for, 2.6.25's rcu_cpu_online_map:
+ * changed under fliplock only, by rcu_online_cpu() as a CPU comes up and
+ * rcu_offline_cpu() once it is dead.  Not cpu_online_mask: a dying CPU
+ * leaves that first, while its IRQ readers still count on its
+ * rcu_flipctr[] and before its callbacks move.
+ */
+struct cpumask rcu_cpu_online_map;
+
 struct rcu_ctrlblk rcu_ctrlblk = {
 	.fliplock = SPINLOCK_INIT("rcu_fliplock"),
 	.completed = 0,
@@ -302,7 +311,7 @@ static int rcu_try_flip_idle(void)
 	 * sees the new completed in its next __rcu_read_lock().
 	 */
 	smp_mb();
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, &rcu_cpu_online_map) {
 		WRITE_ONCE(RCU_DATA_CPU(cpu)->rcu_flip_flag, rcu_flipped);
 		dyntick_save_progress_counter(cpu);
 	}
@@ -314,7 +323,7 @@ static int rcu_try_flip_waitack(void)
 {
 	int cpu;
 
-	for_each_online_cpu(cpu)
+	for_each_cpu(cpu, &rcu_cpu_online_map)
 		if (rcu_try_flip_waitack_needed(cpu) &&
 		    READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flip_flag) !=
 		    rcu_flip_seen)
@@ -335,7 +344,7 @@ static int rcu_try_flip_waitzero(void)
 	int lastidx = !(READ_ONCE(rcu_ctrlblk.completed) & 0x1);
 	long sum = 0;
 
-	for_each_online_cpu(cpu)
+	for_each_cpu(cpu, &rcu_cpu_online_map)
 		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[lastidx]);
 	if (sum != 0)
 		return 0;
@@ -346,7 +355,7 @@ static int rcu_try_flip_waitzero(void)
 	 * were seen gone.
 	 */
 	smp_mb();
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, &rcu_cpu_online_map) {
 		WRITE_ONCE(RCU_DATA_CPU(cpu)->rcu_mb_flag, rcu_mb_needed);
 		dyntick_save_progress_counter(cpu);
 	}
@@ -358,7 +367,7 @@ static int rcu_try_flip_waitmb(void)
 {
 	int cpu;
 
-	for_each_online_cpu(cpu)
+	for_each_cpu(cpu, &rcu_cpu_online_map)
 		if (rcu_try_flip_waitmb_needed(cpu) &&
 		    READ_ONCE(RCU_DATA_CPU(cpu)->rcu_mb_flag) != rcu_mb_done)
 			return 0;
@@ -668,6 +677,107 @@ static long rcupreempt_cb_count(int cpu)
 }
 
 /* ------------------------------------------------------------------ */
+/* CPU hotplug, as 2.6.25's CPU_UP_PREPARE and CPU_DEAD notifiers did    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Move list (from *head to the tail pointer tail) to the end of *list;
+ * 2.6.25's rcu_offline_cpu_enqueue().
+ */
+static void rcu_offline_cpu_enqueue(struct rcu_head *head,
+				    struct rcu_head **tail,
+				    struct rcu_head ***list_tail)
+{
+	if (head == NULL)
+		return;
+	**list_tail = head;
+	*list_tail = tail;
+}
+
+/*
+ * cpu is dead (parked, IRQs off for ever): on a surviving CPU, take its
+ * place.  Its callbacks join ours, in order, as new ones (they wait a
+ * whole grace period more, as 2.6.25's did: simple, and never early).
+ * Under fliplock: its owed ack and memory barrier are given for it (it
+ * runs no reader any more), its rcu_flipctr[] counts move to ours (a
+ * reader it counted, preempted and migrated, still decrements on the CPU
+ * it unlocks on: only the sum means anything), and it leaves the map.
+ */
+static void rcu_offline_cpu(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+	struct rcu_head *list = NULL, **tail = &list;
+	struct rcu_data *me;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&rdp->lock, flags);
+	rcu_offline_cpu_enqueue(rdp->donelist, rdp->donetail, &tail);
+	for (i = GP_STAGES - 1; i >= 0; i--)
+		rcu_offline_cpu_enqueue(rdp->waitlist[i], rdp->waittail[i],
+					&tail);
+	rcu_offline_cpu_enqueue(rdp->nextlist, rdp->nexttail, &tail);
+	rdp->donelist = NULL;
+	rdp->donetail = &rdp->donelist;
+	for (i = 0; i < GP_STAGES; i++) {
+		rdp->waitlist[i] = NULL;
+		rdp->waittail[i] = &rdp->waitlist[i];
+	}
+	rdp->nextlist = NULL;
+	rdp->nexttail = &rdp->nextlist;
+	spin_unlock(&rdp->lock);
+
+	/* IRQs stay off: me is this CPU's until the end. */
+	me = RCU_DATA_CPU(raw_smp_processor_id());
+	spin_lock(&rcu_ctrlblk.fliplock);
+	if (READ_ONCE(rdp->rcu_mb_flag) == rcu_mb_needed)
+		WRITE_ONCE(rdp->rcu_mb_flag, rcu_mb_done);
+	if (READ_ONCE(rdp->rcu_flip_flag) == rcu_flipped)
+		WRITE_ONCE(rdp->rcu_flip_flag, rcu_flip_seen);
+	for (i = 0; i < 2; i++) {
+		WRITE_ONCE(me->rcu_flipctr[i], READ_ONCE(me->rcu_flipctr[i]) +
+			   READ_ONCE(rdp->rcu_flipctr[i]));
+		WRITE_ONCE(rdp->rcu_flipctr[i], 0);
+	}
+	cpumask_clear_cpu(cpu, &rcu_cpu_online_map);
+	/*
+	 * The acks given above and the counts moved: fliplock's release
+	 * orders them before the next flip-machine step, which takes
+	 * fliplock (trylock) and reads them.  The dead CPU's own last
+	 * stores were ordered before this by cpu_die()'s release of DEAD
+	 * and cpu_down()'s acquire of it.
+	 */
+	spin_unlock(&rcu_ctrlblk.fliplock);
+
+	spin_lock(&me->lock);
+	*me->nexttail = list;
+	if (list)
+		me->nexttail = tail;
+	spin_unlock_irqrestore(&me->lock, flags);
+}
+
+/*
+ * On cpu as it comes up, IRQs off, before its first reader: the flip
+ * machine waits for it from the next step on.  It joins with its ack and
+ * memory barrier given (rcu_offline_cpu() left them so; a CPU never
+ * offline starts so): a flip already under way needs neither from a CPU
+ * that had no reader, and its readers from now on take the index of
+ * rcu_ctrlblk.completed as fliplock shows it.
+ */
+static void rcu_online_cpu(int cpu)
+{
+	struct rcu_data *rdp = RCU_DATA_CPU(cpu);
+
+	lockdep_assert_irqs_disabled();
+	spin_lock(&rcu_ctrlblk.fliplock);
+	WARN_ON(READ_ONCE(rdp->rcu_flip_flag) != rcu_flip_seen ||
+		READ_ONCE(rdp->rcu_mb_flag) != rcu_mb_done ||
+		rdp->rcu_flipctr[0] || rdp->rcu_flipctr[1]);
+	cpumask_set_cpu(cpu, &rcu_cpu_online_map);
+	spin_unlock(&rcu_ctrlblk.fliplock);
+}
+
+/* ------------------------------------------------------------------ */
 /* Boot                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -698,6 +808,7 @@ void rcupreempt_init(void)
 		rdp->idle_reader_reported = 0;
 		rcu_dynticks_init_cpu(cpu);
 	}
+	cpumask_clear(&rcu_cpu_online_map);	/* CPUs join as they start */
 	spin_lock_init(&rcu_ctrlblk.fliplock, "rcu_fliplock");
 	rcu_ctrlblk.completed = 0;
 	rcu_ctrlblk.rcu_try_flip_state = rcu_try_flip_idle_state;
@@ -767,6 +878,8 @@ const struct rcu_flavor_ops rcupreempt_flavor_ops = {
 	.needs_cpu = rcupreempt_needs_cpu,
 	.cb_count = rcupreempt_cb_count,
 	.stall_report = rcu_stall_report,
+	.cpu_starting = rcu_online_cpu,
+	.cpu_dead = rcu_offline_cpu,
 	.idle_enter = rcu_enter_nohz,
 	.idle_exit = rcu_exit_nohz,
 	.irq_enter = rcu_irq_enter,

@@ -96,6 +96,8 @@ struct rcu_ctrlblk {
 
 extern struct rcu_data rcu_data[NR_CPUS];
 extern struct rcu_ctrlblk rcu_ctrlblk;
+/* The CPUs the flip machine waits for (rcu/rcupreempt/rcupreempt.c). */
+extern struct cpumask rcu_cpu_online_map;
 
 #define RCU_DATA_CPU(cpu)	(&rcu_data[(cpu)])
 

@@ -64,7 +64,7 @@ void rcu_stall_report(u64 now)
 	       rcu_cpu_stall_timeout, raw_smp_processor_id());
 	printk("rcu:   state %s\n", rcu_try_flip_state_name(state));
 
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, &rcu_cpu_online_map) {
 		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
 		const char *what = NULL;
 
@@ -77,8 +77,10 @@ void rcu_stall_report(u64 now)
 			 rcu_try_flip_waitmb_needed(cpu))
 			what = "mb";
 		if (what) {
-			printk("rcu:   cpu %d owes %s: dynticks_progress_counter %ld rcu_dyntick_snapshot %ld rcu_update_flag %d\n",
-			       cpu, what,
+			/* A CPU the machine waits for although it is
+			 * offline is a hotplug bug: say so. */
+			printk("rcu:   cpu %d%s owes %s: dynticks_progress_counter %ld rcu_dyntick_snapshot %ld rcu_update_flag %d\n",
+			       cpu, cpu_online(cpu) ? "" : " (offline)", what,
 			       READ_ONCE(rdp->dynticks_progress_counter),
 			       READ_ONCE(rdp->rcu_dyntick_snapshot),
 			       READ_ONCE(rdp->rcu_update_flag));
@@ -88,7 +90,7 @@ void rcu_stall_report(u64 now)
 	if (owing == 0)
 		printk("rcu:   no cpu owes an ack or mb\n");
 
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, &rcu_cpu_online_map) {
 		long v = READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[lastidx]);
 
 		if (v)

@@ -9,8 +9,9 @@
  * rcu/tree/context_tracking.c.
  *
  * A grace period, in the kthread (rcu_gp_kthread(), pinned to CPU 0):
- *   rcu_gp_init()     rcu_seq_start(gp_seq); each node's qsmask from the
- *                     online CPUs; tasks already on blkd_tasks hold it
+ *   rcu_gp_init()     rcu_seq_start(gp_seq); CPU hotplug's qsmaskinitnext
+ *                     applied to qsmaskinit; each node's qsmask from
+ *                     qsmaskinit; tasks already on blkd_tasks hold it
  *   rcu_gp_fqs_loop() until the root's qsmask is 0 and no blocked task
  *                     holds it: force_qs_rnp() excuses CPUs that the
  *                     context-tracking counter shows idle now (first scan,
@@ -122,40 +123,19 @@ static void rcu_init_geometry(void)
 					  NULL;
 			rnp->gp_seq = rcu_state.gp_seq;
 			n = rnp->grphi - rnp->grplo + 1;
+			/*
+			 * qsmaskinit starts empty: CPUs join as they come up
+			 * (rcutree_report_cpu_starting()), and the first
+			 * grace period applies them.
+			 */
 			if (l == levels - 1)
-				rnp->qsmaskinit = n == 64 ? ~0UL :
-						  (1UL << n) - 1;
+				rnp->expmaskinit = n == 64 ? ~0UL :
+						   (1UL << n) - 1;
 			if (rnp->parent)
-				rnp->parent->qsmaskinit |= rnp->grpmask;
+				rnp->parent->expmaskinit |= rnp->grpmask;
 		}
 	}
 	rcu_state.num_nodes = idx;
-}
-
-/* Online CPUs among those a node covers, as that node's mask bits. */
-static unsigned long rcu_node_online(struct rcu_node *rnp)
-{
-	unsigned long m = 0;
-	int cpu;
-
-	for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++)
-		if (cpu_online(cpu))
-			m |= rcu_is_leaf_node(rnp) ?
-			     1UL << (cpu - rnp->grplo) : 0;
-	if (rcu_is_leaf_node(rnp))
-		return m;
-	/* Inner node: the children that cover an online CPU. */
-	for (struct rcu_node *c = rnp + 1;
-	     c < &rcu_state.node[rcu_state.num_nodes]; c++) {
-		if (c->parent != rnp)
-			continue;
-		for (cpu = c->grplo; cpu <= c->grphi; cpu++)
-			if (cpu_online(cpu)) {
-				m |= c->grpmask;
-				break;
-			}
-	}
-	return m;
 }
 
 /* ------------------------------------------------------------------ */
@@ -223,7 +203,12 @@ void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
 		/* Each level: the lock taken hand over hand below. */
 		raw_lockdep_assert_held_rcu_node(rnp);
 		lockdep_assert_irqs_disabled();
-		if (!(rnp->qsmask & mask) || rnp->gp_seq != gps) {
+		/*
+		 * mask 0: a leaf whose CPUs are all offline, reported by
+		 * rcu_gp_init() so that it climbs once its blocked tasks
+		 * are gone (Linux 6.12's test, the same).
+		 */
+		if ((!(rnp->qsmask & mask) && mask) || rnp->gp_seq != gps) {
 			/* Already reported, or another grace period. */
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return;
@@ -379,6 +364,99 @@ void rcu_report_qs_rdp(struct rcu_tree_data *rdp)
 /* The grace-period kthread                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The first online CPU under leaf rnp_leaf (qsmaskinit was 0): set its
+ * bit in its ancestors' qsmaskinit, up to the first that had one already.
+ * Linux 6.12's rcu_init_new_rnp().  rnp_leaf->lock held (nested, child
+ * before parent, as reports climb).
+ */
+static void rcu_init_new_rnp(struct rcu_node *rnp_leaf)
+{
+	unsigned long mask = rnp_leaf->grpmask, oldmask;
+	struct rcu_node *rnp;
+
+	raw_lockdep_assert_held_rcu_node(rnp_leaf);
+	for (rnp = rnp_leaf->parent; rnp; rnp = rnp->parent) {
+		spin_lock(&rnp->lock);
+		oldmask = rnp->qsmaskinit;
+		rnp->qsmaskinit |= mask;
+		spin_unlock(&rnp->lock);
+		if (oldmask)
+			return;
+		mask = rnp->grpmask;
+	}
+}
+
+/*
+ * Leaf rnp_leaf has no online CPU and no blocked task left: clear its
+ * bit in its ancestors' qsmaskinit, up to the first that keeps another.
+ * Linux 6.12's rcu_cleanup_dead_rnp().  rnp_leaf->lock held.
+ */
+static void rcu_cleanup_dead_rnp(struct rcu_node *rnp_leaf)
+{
+	unsigned long mask = rnp_leaf->grpmask;
+	struct rcu_node *rnp;
+
+	raw_lockdep_assert_held_rcu_node(rnp_leaf);
+	WARN_ONCE(rnp_leaf->qsmaskinit || rnp_leaf->n_gp_tasks,
+		  "rcu: cleaning up leaf %d-%d, which is in use",
+		  rnp_leaf->grplo, rnp_leaf->grphi);
+	for (rnp = rnp_leaf->parent; rnp; rnp = rnp->parent) {
+		spin_lock(&rnp->lock);
+		rnp->qsmaskinit &= ~mask;
+		if (rnp->qsmaskinit) {
+			spin_unlock(&rnp->lock);
+			return;
+		}
+		spin_unlock(&rnp->lock);
+		mask = rnp->grpmask;
+	}
+}
+
+/*
+ * rcu_gp_init()'s first pass, Linux 6.12's: bring each leaf's qsmaskinit
+ * up to date with the CPUs that came and went (qsmaskinitnext), and the
+ * inner nodes' with the leaves that gained their first CPU or lost their
+ * last.  A leaf that lost its last CPU while tasks are blocked on it keeps
+ * its bit upstairs (wait_blkd_tasks) so that those tasks still hold grace
+ * periods; it is cleaned up at the first grace-period start that finds
+ * them gone.  Under ofl_lock: no CPU comes or goes meanwhile.
+ */
+static void rcu_gp_init_apply_hotplug(void)
+{
+	struct rcu_node *rnp;
+	unsigned long flags, oldmask;
+
+	spin_lock_irqsave(&rcu_state.ofl_lock, flags);
+	rcu_for_each_leaf_node(rnp) {
+		spin_lock(&rnp->lock);
+		if (rnp->qsmaskinit == rnp->qsmaskinitnext &&
+		    !rnp->wait_blkd_tasks) {
+			spin_unlock(&rnp->lock);
+			continue;
+		}
+		oldmask = rnp->qsmaskinit;
+		rnp->qsmaskinit = rnp->qsmaskinitnext;
+		if (!oldmask != !rnp->qsmaskinit) {
+			if (!oldmask)			/* first CPU online */
+				rcu_init_new_rnp(rnp);
+			else if (!list_empty(&rnp->blkd_tasks))
+				rnp->wait_blkd_tasks = true;
+			else				/* last CPU gone */
+				rcu_cleanup_dead_rnp(rnp);
+		}
+		/* Its blocked tasks are gone, or a CPU is back: done. */
+		if (rnp->wait_blkd_tasks &&
+		    (list_empty(&rnp->blkd_tasks) || rnp->qsmaskinit)) {
+			rnp->wait_blkd_tasks = false;
+			if (!rnp->qsmaskinit)
+				rcu_cleanup_dead_rnp(rnp);
+		}
+		spin_unlock(&rnp->lock);
+	}
+	spin_unlock_irqrestore(&rcu_state.ofl_lock, flags);
+}
+
 static void rcu_gp_init(void)
 {
 	struct rcu_node *rnp = rcu_get_root();
@@ -401,11 +479,15 @@ static void rcu_gp_init(void)
 	spin_unlock_irqrestore(&rnp->lock, flags);
 	trace_event(TRACE_TREE_GP, RCU_GP_INIT, (u32)rcu_state.gp_seq);
 
+	rcu_gp_init_apply_hotplug();
+
 	/*
 	 * Root first, so that a leaf that empties at once finds its
 	 * parent's bit already set.
 	 */
 	rcu_for_each_node_breadth_first(rnp) {
+		unsigned long mask;
+
 		/*
 		 * Under the node's lock: a CPU learns of the grace period by
 		 * reading rnp->gp_seq under the same lock
@@ -413,10 +495,25 @@ static void rcu_gp_init(void)
 		 * the blocked-task marks set with it.
 		 */
 		spin_lock_irqsave(&rnp->lock, flags);
-		WRITE_ONCE(rnp->qsmask, rcu_node_online(rnp));
+		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
 		WRITE_ONCE(rnp->gp_seq, rcu_state.gp_seq);
-		if (rcu_is_leaf_node(rnp))
-			rcu_preempt_check_blocked_tasks_gp_init(rnp);
+		if (!rcu_is_leaf_node(rnp)) {
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			continue;
+		}
+		rcu_preempt_check_blocked_tasks_gp_init(rnp);
+		/*
+		 * CPUs that went offline since the pass above (their
+		 * report found no grace period waiting on them), and a
+		 * leaf whose CPUs are all gone but whose blocked tasks
+		 * hold this grace period: report them now.  The report
+		 * stops at this leaf while a blocked task holds it.
+		 */
+		mask = rnp->qsmask & ~READ_ONCE(rnp->qsmaskinitnext);
+		if (mask || rnp->wait_blkd_tasks) {
+			rcu_report_qs_rnp(mask, rnp, rnp->gp_seq, flags);
+			continue;
+		}
 		spin_unlock_irqrestore(&rnp->lock, flags);
 	}
 
@@ -863,11 +960,119 @@ static bool rcu_tree_poll_state_synchronize_rcu(unsigned long cookie)
 }
 
 /* ------------------------------------------------------------------ */
+/* CPU hotplug, with Linux 6.12's names                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * On cpu as it comes up, IRQs off, before its first reader (at boot
+ * too).  It joins its leaf's qsmaskinitnext: grace periods that start
+ * from now on wait for it.  The one under way does not (its qsmask bit
+ * is clear: a CPU going offline reported its own), so the CPU starts in
+ * step with its leaf, owing nothing.  A CPU back from offline left RCU's
+ * watch when it died: it comes back watched first (Linux's
+ * rcu_watching_online()).
+ */
+static void rcutree_report_cpu_starting(int cpu)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	lockdep_assert_irqs_disabled();
+	if (!rcu_is_watching_curr_cpu())
+		ct_idle_exit();		/* fully ordered: before its readers */
+	spin_lock_irqsave(&rcu_state.ofl_lock, flags);
+	spin_lock(&rnp->lock);
+	WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
+	rdp->gp_seq = rnp->gp_seq;
+	rdp->cpu_no_qs = false;
+	rdp->core_needs_qs = false;
+	if (WARN_ONCE(rnp->qsmask & rdp->grpmask,
+		      "rcu: grace period waits on cpu %d, which was offline",
+		      cpu)) {
+		/* The grace period waits on a CPU that was offline. */
+		spin_unlock(&rcu_state.ofl_lock);
+		rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gp_seq, flags);
+		return;
+	}
+	spin_unlock(&rnp->lock);
+	spin_unlock_irqrestore(&rcu_state.ofl_lock, flags);
+}
+
+/*
+ * On the dying CPU, IRQs off, after its last reader (its idle task is in
+ * none, and it takes no more interrupts).  It reports its quiescent
+ * state if the grace period under way waits for it, then leaves
+ * qsmaskinitnext (in that order, as Linux: a grace period that starts in
+ * between sees it still online and rcu_gp_init() reports it), then
+ * leaves RCU's watch for good: an offline CPU is not watching.
+ */
+static void rcutree_report_cpu_dead(int cpu)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	lockdep_assert_irqs_disabled();
+	BUG_ON(cpu != raw_smp_processor_id());
+	spin_lock_irqsave(&rcu_state.ofl_lock, flags);
+	spin_lock(&rnp->lock);
+	if (rnp->qsmask & rdp->grpmask) {
+		rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gp_seq, flags);
+		local_irq_save(flags);
+		spin_lock(&rnp->lock);
+	}
+	WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask);
+	spin_unlock(&rnp->lock);
+	spin_unlock_irqrestore(&rcu_state.ofl_lock, flags);
+	/*
+	 * An expedited grace period that selected us and whose IPI found
+	 * us offline waits for this (rcu_exp_ipi_offline()), as Linux's
+	 * rcutree_report_cpu_dead() reports with rcu_report_exp_rdp().
+	 */
+	rcu_report_exp_rdp(rdp);
+	/* Fully ordered: everything this CPU did before "not watching". */
+	ct_idle_enter();
+}
+
+/*
+ * On a live CPU, once cpu is parked: its callbacks join ours, in order,
+ * all as new ones (the done ones wait a grace period more: simple and
+ * never early), and we ask for the grace period they need.  rcu_barrier()
+ * cannot be between its entrains meanwhile (cpus_read_lock()).
+ */
+static void rcutree_migrate_callbacks(int cpu)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu], *my_rdp;
+	struct rcu_head *list, *next;
+	unsigned long flags, s = 0;
+	bool need_gp;
+
+	spin_lock_irqsave(&rdp->lock, flags);
+	WARN_ONCE(rdp->invoking, "rcu: dead cpu %d invoking callbacks", cpu);
+	list = rdp->cblist.head;
+	rcu_segcblist_init(&rdp->cblist);
+	spin_unlock(&rdp->lock);
+	/* IRQs stay off: my_rdp is this CPU's until the end. */
+	my_rdp = &rcu_tree_data[raw_smp_processor_id()];
+	spin_lock(&my_rdp->lock);
+	for (; list; list = next) {
+		next = list->next;
+		rcu_segcblist_enqueue(&my_rdp->cblist, list);
+	}
+	need_gp = rcu_accelerate_cbs(my_rdp, &s);
+	spin_unlock_irqrestore(&my_rdp->lock, flags);
+	if (need_gp)
+		rcu_start_this_gp(s);
+}
+
+/* ------------------------------------------------------------------ */
 /* Boot, statistics, the table                                        */
 /* ------------------------------------------------------------------ */
 
 static void rcu_tree_init(void)
 {
+	spin_lock_init(&rcu_state.ofl_lock, "rcu_ofl_lock");
 	rcu_init_geometry();
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
@@ -930,6 +1135,7 @@ static void rcu_tree_stats_print(void)
 
 static bool rcu_tree_cpu_watching(int cpu)
 {
+	/* An offline CPU is in the ultimate EQS (rcutree_report_cpu_dead()). */
 	return !rcu_watching_snap_in_eqs(ct_rcu_watching_cpu_acquire(cpu));
 }
 
@@ -990,6 +1196,9 @@ const struct rcu_flavor_ops tree_flavor_ops = {
 	.needs_cpu = rcu_tree_needs_cpu,
 	.cb_count = rcu_tree_cb_count,
 	.stall_report = print_other_cpu_stall,
+	.cpu_starting = rcutree_report_cpu_starting,
+	.report_dead = rcutree_report_cpu_dead,
+	.cpu_dead = rcutree_migrate_callbacks,
 	.note_context_switch = rcu_tree_note_context_switch,
 	.idle_enter = ct_idle_enter,
 	.idle_exit = ct_idle_exit,

@@ -39,8 +39,23 @@ struct rcu_node {
 	struct spinlock lock;
 	unsigned long gp_seq;		/* the grace period this node is in */
 	unsigned long qsmask;		/* still to report, this GP */
-	unsigned long qsmaskinit;	/* to report at the start of each GP */
+	/*
+	 * What rcu_gp_init() copies into qsmask: the online CPUs (or the
+	 * children covering one) as of the last grace-period start.
+	 * CPU hotplug changes qsmaskinitnext (leaves only, under the lock
+	 * and rcu_state.ofl_lock) at once; rcu_gp_init() applies it to
+	 * qsmaskinit, and up the tree, at the next grace period's start.
+	 */
+	unsigned long qsmaskinit;
+	unsigned long qsmaskinitnext;
+	/*
+	 * All this leaf's CPUs went offline while tasks were blocked on
+	 * it: its bit stays in its parent's qsmaskinit until they leave.
+	 */
+	bool wait_blkd_tasks;
 	unsigned long expmask;		/* still to report, expedited GP */
+	/* Every child: the expedited selection handles offline CPUs. */
+	unsigned long expmaskinit;
 	unsigned long grpmask;		/* our bit in the parent's masks */
 	int grplo, grphi;		/* CPUs covered */
 	int grpnum;			/* our bit number in the parent */
@@ -118,6 +133,12 @@ struct rcu_state {
 	u64 gp_start_ns;
 	u64 gp_activity_ns;		/* the kthread last did something */
 	u64 stall_next_ns;		/* 0: no report due */
+	/*
+	 * Serialises CPU hotplug's qsmaskinitnext updates against
+	 * rcu_gp_init()'s pass that applies them (Linux's ofl_lock).
+	 * Taken before any rcu_node lock.
+	 */
+	struct spinlock ofl_lock;
 
 	/*
 	 * Expedited GPs: one worker at a time (exp_mutex, a sleeping lock

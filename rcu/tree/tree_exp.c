@@ -219,6 +219,29 @@ static bool rcu_watching_snap_stopped_since(struct rcu_tree_data *rdp,
  * reported by the selection, which emptied it.
  * (Linux 6.12: sync_rcu_exp_select_node_cpus().)
  */
+/*
+ * The IPI found the CPU of bit offline (Linux 6.12's "selectofl" case).
+ * While it is still in qsmaskinitnext it is dying, and may be running IRQ
+ * or NMI readers in its last window: wait a little and send again (true);
+ * its rcutree_report_cpu_dead() reports it if no IPI gets there first.
+ * Once it has left (false), that report is done or under way.  Called
+ * with preemption off; returns with it off.
+ */
+static bool rcu_exp_ipi_offline(struct rcu_node *rnp, unsigned long bit)
+{
+	unsigned long flags;
+	bool dying;
+
+	spin_lock_irqsave(&rnp->lock, flags);
+	dying = (rnp->qsmaskinitnext & bit) && (rnp->expmask & bit);
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	if (!dying)
+		return false;
+	preempt_enable();
+	msleep(1);
+	return true;
+}
+
 static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 {
 	unsigned long flags, mask = 0, mask_ofl = 0, mask_ipi;
@@ -231,7 +254,12 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 		unsigned long bit = 1UL << (cpu - rnp->grplo);
 		int snap;
 
-		if (!cpu_online(cpu))
+		/*
+		 * RCU's own view of online, as Linux 6.12's: a dying CPU
+		 * stays in qsmaskinitnext (its IRQ and NMI readers with
+		 * it) until rcutree_report_cpu_dead(), past its online bit.
+		 */
+		if (!(rnp->qsmaskinitnext & bit))
 			continue;
 		mask |= bit;
 		/* IRQs off under the lock: this CPU stays this CPU. */
@@ -291,12 +319,14 @@ static void sync_rcu_exp_select_node_cpus(struct rcu_node *rnp)
 		 * ourselves (we may have moved here since): we are not in a
 		 * reader, so this CPU is reported with the idle ones.
 		 */
+retry_ipi:
 		preempt_disable();
 		if (cpu == raw_smp_processor_id())
 			mask_ofl |= bit;
-		else
-			smp_call_function_single(cpu, rcu_exp_handler, NULL,
-						 false);
+		else if (smp_call_function_single(cpu, rcu_exp_handler,
+						  NULL, false) &&
+			 rcu_exp_ipi_offline(rnp, bit))
+			goto retry_ipi;
 		preempt_enable();
 	}
 	rcu_exp_hook(RCU_EXP_HOOK_IPIS_SENT, rnp);
@@ -320,7 +350,7 @@ static void sync_exp_reset_tree(struct completion *done)
 		if (rcu_is_leaf_node(rnp))
 			break;
 		spin_lock_irqsave(&rnp->lock, flags);
-		WRITE_ONCE(rnp->expmask, rnp->qsmaskinit);
+		WRITE_ONCE(rnp->expmask, rnp->expmaskinit);
 		spin_unlock_irqrestore(&rnp->lock, flags);
 	}
 	rnp = rcu_get_root();

@@ -43,8 +43,10 @@ void print_other_cpu_stall(u64 now)
 
 			if (!(rnp->qsmask & (1UL << (cpu - rnp->grplo))))
 				continue;
-			printk("rcu:   cpu %d (leaf %d-%d): %s, ct->state 0x%x nmi_nesting 0x%lx\n",
-			       cpu, rnp->grplo, rnp->grphi,
+			/* Waited for although offline: a hotplug bug. */
+			printk("rcu:   cpu %d%s (leaf %d-%d): %s, ct->state 0x%x nmi_nesting 0x%lx\n",
+			       cpu, cpu_online(cpu) ? "" : " (offline)",
+			       rnp->grplo, rnp->grphi,
 			       READ_ONCE(ct->state) & CT_RCU_WATCHING ?
 			       "watching" : "idle",
 			       READ_ONCE(ct->state), READ_ONCE(ct->nmi_nesting));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/hotplug.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
@@ -335,6 +336,15 @@ bool spin_held(struct spinlock *lock)
 
 static void (*shim_softirq_action[NR_SOFTIRQS])(void);
 static unsigned int shim_softirq_bits[NR_CPUS];
+
+/* CPU hotplug: the host simulations take no CPU down concurrently. */
+void cpus_read_lock(void)
+{
+}
+
+void cpus_read_unlock(void)
+{
+}
 
 void open_softirq(int nr, void (*action)(void))
 {

@@ -53,6 +53,16 @@ void sim_boot(int ncpus)
 	shim_now_ns = 1000000;
 	rcu_cpu_stall_timeout = 0;	/* tests that want it turn it on */
 	rcupreempt_init();
+	/* Each CPU comes up as cpu_start() brings it: rcu_online_cpu(). */
+	for (i = 0; i < ncpus; i++) {
+		unsigned long flags;
+
+		shim_cpu = i;
+		local_irq_save(flags);
+		rcupreempt_flavor_ops.cpu_starting(i);
+		local_irq_restore(flags);
+	}
+	shim_cpu = 0;
 	shim_warn_count = 0;
 	shim_failed_count = 0;
 	shim_wait_timeouts = 0;

@@ -399,6 +399,75 @@ static void test_sync_and_barrier(void)
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
 }
 
+/* ------------------------------------------------------------------ */
+/* 8. CPU hotplug: rcu_offline_cpu() and rcu_online_cpu()              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * CPU 2 runs a reader and has callbacks queued, then dies: the kernel
+ * clears its online bit, parks it, and calls the flavour's cpu_dead on a
+ * live CPU (here CPU 0).  The reader's count moves to CPU 0, the
+ * callbacks to CPU 0's lists, CPU 2 leaves the flip machine's map, and
+ * the grace period still waits for the reader, which unlocks on CPU 1.
+ */
+static void test_offline_cpu(void)
+{
+	static struct tcb cb[3];
+	struct task *r = &extra[0];
+	unsigned long flags;
+	int i;
+
+	cur_test = "offline_cpu";
+	sim_boot(3);
+	on_cpu(2, r);
+	__rcu_read_lock();
+	for (i = 0; i < 3; i++)
+		tcb_queue(&cb[i], 2);
+	on_cpu(2, &tasks[2]);
+	/* CPU 2 dies: no tick, no reader from now on. */
+	cpumask_clear_cpu(2, &cpu_online_mask);
+	sim_is_idle[2] = 1;
+	on_cpu(0, NULL);
+	rcupreempt_flavor_ops.cpu_dead(2);
+	CHECK(!cpumask_test_cpu(2, &rcu_cpu_online_map),
+	      "cpu 2 left rcu_cpu_online_map");
+	CHECK(rdp(2)->rcu_flipctr[0] == 0 && rdp(2)->rcu_flipctr[1] == 0 &&
+	      rdp(0)->rcu_flipctr[r->rcu_flipctr_idx] == 1,
+	      "the reader's count moved to cpu 0 (%ld %ld -> %ld)",
+	      rdp(2)->rcu_flipctr[0], rdp(2)->rcu_flipctr[1],
+	      rdp(0)->rcu_flipctr[r->rcu_flipctr_idx]);
+	CHECK(!rcupreempt_needs_cpu(2) && rcupreempt_needs_cpu(0),
+	      "the callbacks moved to cpu 0");
+	for (i = 0; i < 200; i++)
+		sim_tick_all();
+	CHECK(cb[0].invoked + cb[1].invoked + cb[2].invoked == 0,
+	      "no callback runs under the reader (state %s)",
+	      rcu_try_flip_state_name(state()));
+	/* The reader migrated to CPU 1 and unlocks there. */
+	r->cpu = 1;
+	on_cpu(1, r);
+	__rcu_read_unlock();
+	on_cpu(1, &tasks[1]);
+	for (i = 0; i < 200 && !cb[2].invoked; i++)
+		sim_tick_all();
+	for (i = 0; i < 3; i++)
+		CHECK(cb[i].invoked == 1 && cb[i].cpu == 0 &&
+		      (!i || cb[i].order > cb[i - 1].order),
+		      "callback %d ran once, on cpu 0, in order (%d, cpu %d)",
+		      i, cb[i].invoked, cb[i].cpu);
+	CHECK(flipctr_sum(0) == 0 && flipctr_sum(1) == 0, "sums back to 0");
+	/* CPU 2 comes back: rcu_online_cpu() on it, IRQs off. */
+	on_cpu(2, NULL);
+	local_irq_save(flags);
+	rcupreempt_flavor_ops.cpu_starting(2);
+	local_irq_restore(flags);
+	cpumask_set_cpu(2, &cpu_online_mask);
+	sim_is_idle[2] = 0;
+	CHECK(cpumask_test_cpu(2, &rcu_cpu_online_map),
+	      "cpu 2 back in rcu_cpu_online_map");
+	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
+}
+
 void host_test_rcupreempt(void)
 {
 	test_flip_machine();
@@ -408,4 +477,5 @@ void host_test_rcupreempt(void)
 	test_callbacks();
 	test_needs_cpu_pending();
 	test_sync_and_barrier();
+	test_offline_cpu();
 }

@@ -119,6 +119,8 @@ int idle_cpus_delta(const struct cpu_counts *before, int busy,
  * cores, and boots in turn cover different CPUs.
  */
 int sample_online_cpus(int *cpus, int max, int exclude);
+/* hotplug_max_cpus=: how many CPUs a hotplug test takes down and up. */
+extern unsigned int hotplug_max_cpus;
 /* "what: N of M CPUs: a b c ..." as a KTAP diagnostic. */
 void ktap_diag_cpus(const char *what, const int *cpus, int n);
 

@@ -21,6 +21,13 @@ void arch_boot_info(struct boot_info *bi, u64 magic, u64 info_addr);
 void arch_init(struct boot_info *bi);
 /* Start every other CPU; each calls cpu_start(cpu) and then never returns. */
 void arch_start_secondaries(void);
+/*
+ * CPU hotplug: bring a parked CPU back through the boot-time path (it
+ * calls cpu_start(cpu)); true once it is online.  Park this CPU: IRQs
+ * off, halted until the next arch_cpu_up(); never returns.
+ */
+bool arch_cpu_up(int cpu);
+__noreturn void arch_cpu_park(void);
 /* CPUs the firmware lists (capped at NR_CPUS): known once arch_init() ran. */
 int arch_possible_cpus(void);
 /* Point this CPU's per-CPU base at pc: before any per-CPU access. */

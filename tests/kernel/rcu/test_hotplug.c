@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU across CPU hotplug, either flavour (docs/hotplug.md), judged on
+ * guest state.
+ *
+ * rcu_hotplug_callbacks: callbacks queued on a CPU that then goes down
+ * are all invoked within a few grace periods.  A reader on CPU 0 holds
+ * from before they are queued until the CPU is down, so none can have
+ * run before: they are still on the CPU's lists when it dies.  Waited
+ * for with synchronize_rcu(), not rcu_barrier(): a kernel that drops
+ * them would drop the barrier's head too and hang instead of failing.
+ *
+ * rcu_hotplug_reader: a reader that began on a CPU, and is migrated off
+ * it as the CPU goes down, still holds the grace period: a callback
+ * queued after its rcu_read_lock() does not run until it unlocks, on
+ * another CPU.  The dead CPU's share of the reader's accounting (the
+ * 2008 flavour's rcu_flipctr[], the tree's leaf) must outlive the CPU.
+ * Then a reader on the CPU just back, spinning with preemption off,
+ * holds the grace period too.
+ */
+#include "asm/arch.h"
+#include "kernel/errno.h"
+#include "kernel/hotplug.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "rcu/rcupdate.h"
+#include "tests/kernel/kernel/util.h"
+
+#define HP_CBS		16
+
+struct hp_cb {
+	struct rcu_head head;
+	volatile int ran_on;		/* CPU it ran on, or -1 */
+};
+
+static struct hp_cb hp_cbs[HP_CBS];
+static volatile int hp_cbs_ran;
+
+static void hp_cb_fn(struct rcu_head *head)
+{
+	struct hp_cb *c = container_of(head, struct hp_cb, head);
+
+	c->ran_on = raw_smp_processor_id();
+	__atomic_add_fetch(&hp_cbs_ran, 1, __ATOMIC_RELEASE);
+}
+
+static void hp_queue(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < HP_CBS; i++) {
+		hp_cbs[i].ran_on = -1;
+		call_rcu(&hp_cbs[i].head, hp_cb_fn);
+	}
+}
+
+/* A reader on CPU 0 while *flag is 0: no grace period ends meanwhile. */
+static volatile int hold_locked, hold_release;
+static struct completion hold_done;
+
+static int hold_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	smp_store_release(&hold_locked, 1);
+	while (!READ_ONCE(hold_release))
+		preempted_wait_ms(1);
+	rcu_read_unlock();
+	complete(&hold_done);
+	return 0;
+}
+
+static void hold_start(void)
+{
+	hold_locked = hold_release = 0;
+	init_completion(&hold_done);
+	kthread_run(hold_reader, NULL, 0, "hp-hold");
+	while (!smp_load_acquire(&hold_locked))
+		msleep(1);
+}
+
+static void hold_stop(void)
+{
+	WRITE_ONCE(hold_release, 1);
+	wait_for_completion(&hold_done);
+}
+
+/* Up to 3 * GP_STAGES grace periods' worth: a moved callback needs 4. */
+static void hp_wait_cbs(int want)
+{
+	for (int i = 0; i < 12 && READ_ONCE(hp_cbs_ran) < want; i++)
+		synchronize_rcu();
+}
+
+KTEST_HOOK(rcu_hotplug_callbacks)
+{
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
+
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
+		return KTEST_SKIP;
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	for (int i = 0; i < n && !bad; i++) {
+		int cpu = cpus[i], err;
+
+		hp_cbs_ran = 0;
+		hold_start();
+		run_on_cpu(cpu, hp_queue, NULL);
+		err = cpu_down(cpu);
+		bad |= KT_EXPECT(err == 0, "cpu_down(%d) = %d", cpu, err);
+		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == 0,
+				 "%d callbacks ran under the reader", hp_cbs_ran);
+		hold_stop();
+		hp_wait_cbs(HP_CBS);
+		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == HP_CBS,
+				 "cpu%d went down with %d callbacks; %d ran",
+				 cpu, HP_CBS, hp_cbs_ran);
+		for (int i = 0; i < HP_CBS; i++)
+			bad |= KT_EXPECT(hp_cbs[i].ran_on != cpu,
+					 "callback %d ran on cpu%d, which went down before it could",
+					 i, cpu);
+		err = cpu_up(cpu);
+		bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", cpu, err);
+	}
+	return bad;
+}
+
+/* ---- rcu_hotplug_reader ------------------------------------------ */
+
+static struct {
+	int cpu;
+	bool spin;		/* hold without being preempted */
+	volatile int locked, release, unlocked_on;
+	volatile int cb_ran, cb_ran_while_locked;
+	struct rcu_head head;
+	struct completion done;
+} hr;
+
+static int hr_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	smp_store_release(&hr.locked, 1);
+	if (hr.spin) {
+		/*
+		 * Never preempted, so never on the tree's blkd_tasks (where
+		 * every new grace period would count it): only the CPU's
+		 * own place in the grace period holds it.
+		 */
+		preempt_disable();
+		while (!READ_ONCE(hr.release))
+			arch_cpu_relax();
+		preempt_enable();
+	}
+	/* Preempted every 50 us: the going CPU sends us elsewhere. */
+	while (!READ_ONCE(hr.release))
+		preempted_wait_ms(1);
+	/* Read before the unlock: the callback may run right after it. */
+	hr.unlocked_on = raw_smp_processor_id();
+	rcu_read_unlock();
+	complete(&hr.done);
+	return 0;
+}
+
+static void hr_cb(struct rcu_head *head)
+{
+	(void)head;
+	if (!READ_ONCE(hr.release))
+		WRITE_ONCE(hr.cb_ran_while_locked, 1);
+	smp_store_release(&hr.cb_ran, 1);
+}
+
+/*
+ * One reader on cpu, a callback queued after its lock: with down, the
+ * CPU goes down under the reader; without, the CPU has just come back
+ * and the reader is one of its first (a CPU that RCU did not take back
+ * would not be waited for).
+ */
+static int hr_round(int cpu, bool down)
+{
+	int bad = 0, err;
+	u64 t0;
+
+	memset(&hr, 0, sizeof(hr));
+	hr.cpu = cpu;
+	hr.spin = !down;
+	init_completion(&hr.done);
+	kthread_run(hr_reader, NULL, cpu, "hp-reader");
+	while (!smp_load_acquire(&hr.locked))
+		msleep(1);
+	call_rcu(&hr.head, hr_cb);
+	if (down) {
+		err = cpu_down(cpu);
+		bad |= KT_EXPECT(err == 0, "cpu_down(%d) = %d", cpu, err);
+	}
+	/*
+	 * Hold the reader 200 ms of guest time: grace periods that forgot
+	 * it would end within a few ticks.
+	 */
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < 200 * NSEC_PER_MSEC &&
+	       !READ_ONCE(hr.cb_ran))
+		msleep(5);
+	bad |= KT_EXPECT(!READ_ONCE(hr.cb_ran),
+			 "callback ran while a reader of %s cpu%d held on",
+			 down ? "offline" : "just onlined", cpu);
+	WRITE_ONCE(hr.release, 1);
+	wait_for_completion(&hr.done);
+	if (down)
+		bad |= KT_EXPECT(hr.unlocked_on != cpu,
+				 "reader unlocked on offline cpu%d", cpu);
+	for (int i = 0; i < 12 && !smp_load_acquire(&hr.cb_ran); i++)
+		synchronize_rcu();
+	bad |= KT_EXPECT(READ_ONCE(hr.cb_ran) &&
+			 !READ_ONCE(hr.cb_ran_while_locked),
+			 "callback ran %s", hr.cb_ran ?
+			 "while the reader held on" : "never");
+	if (down) {
+		err = cpu_up(cpu);
+		bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", cpu, err);
+	}
+	return bad;
+}
+
+KTEST_HOOK(rcu_hotplug_reader)
+{
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
+
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
+		return KTEST_SKIP;
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	for (int i = 0; i < n && !bad; i++) {
+		bad |= hr_round(cpus[i], true);
+		bad |= hr_round(cpus[i], false);
+	}
+	return bad;
+}
