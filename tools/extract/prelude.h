@@ -63,6 +63,14 @@ struct task *__spin_current(void);
 #undef for_each_online_cpu
 #define for_each_online_cpu(c) \
 	for ((c) = 0; (c) < __spin_nr_cpus(); (c)++)
+/*
+ * The only masks the extracted code walks are online maps (rcupreempt's
+ * rcu_cpu_online_map, 2.6.25's name): the model has no hotplug, so they
+ * hold every CPU.
+ */
+#undef for_each_cpu
+#define for_each_cpu(c, mask) \
+	for ((c) = 0; (c) < __spin_nr_cpus(); (c)++)
 
 /* The harness's view of this CPU's preempt count, and of its IF flag. */
 #undef in_interrupt
