@@ -116,10 +116,15 @@ def parse_patch(path):
     return name, meta, sc
 
 
+def tracked_files():
+    """The files a mutant's copy of the tree gets (git ls-files), NUL-
+    separated as git gives them."""
+    return subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
+                          capture_output=True).stdout
+
+
 def copy_tree(dst):
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
-                           capture_output=True).stdout.split(b"\0")
-    for f in files:
+    for f in tracked_files().split(b"\0"):
         if not f:
             continue
         src = os.path.join(ROOT, f.decode())
@@ -179,7 +184,11 @@ def build_mutant(path):
     base = os.path.join(ROOT, "build", "kernel.elf")
     out = os.path.join(ROOT, "build", "mutants", name)
     kernel = os.path.join(out, "kernel.elf")
-    key = file_sha1(base, path)
+    # The copy holds only tracked files, while the unpatched kernel was
+    # built from the working tree: a file tracked since the last build
+    # changes the copy without changing either file, so the list is in
+    # the key too.
+    key = file_sha1(base, path) + hashlib.sha1(tracked_files()).hexdigest()
     stamp = os.path.join(out, "key")
     if os.path.exists(kernel) and os.path.exists(stamp) and \
             open(stamp).read() == key:
