@@ -694,6 +694,21 @@ static void rcu_offline_cpu_enqueue(struct rcu_head *head,
 	*list_tail = tail;
 }
 
+/* rdp's callback lists, every stage empty: at boot, and once emptied. */
+static void rcu_data_lists_init(struct rcu_data *rdp)
+{
+	int i;
+
+	rdp->nextlist = NULL;
+	rdp->nexttail = &rdp->nextlist;
+	for (i = 0; i < GP_STAGES; i++) {
+		rdp->waitlist[i] = NULL;
+		rdp->waittail[i] = &rdp->waitlist[i];
+	}
+	rdp->donelist = NULL;
+	rdp->donetail = &rdp->donelist;
+}
+
 /*
  * cpu is dead (parked, IRQs off for ever): on a surviving CPU, take its
  * place.  Its callbacks join ours, in order, as new ones (they wait a
@@ -717,14 +732,7 @@ static void rcu_offline_cpu(int cpu)
 		rcu_offline_cpu_enqueue(rdp->waitlist[i], rdp->waittail[i],
 					&tail);
 	rcu_offline_cpu_enqueue(rdp->nextlist, rdp->nexttail, &tail);
-	rdp->donelist = NULL;
-	rdp->donetail = &rdp->donelist;
-	for (i = 0; i < GP_STAGES; i++) {
-		rdp->waitlist[i] = NULL;
-		rdp->waittail[i] = &rdp->waitlist[i];
-	}
-	rdp->nextlist = NULL;
-	rdp->nexttail = &rdp->nextlist;
+	rcu_data_lists_init(rdp);
 	spin_unlock(&rdp->lock);
 
 	/* IRQs stay off: me is this CPU's until the end. */
@@ -784,7 +792,6 @@ static void rcu_online_cpu(int cpu)
 void rcupreempt_init(void)
 {
 	int cpu;
-	int i;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct rcu_data *rdp = RCU_DATA_CPU(cpu);
@@ -795,14 +802,7 @@ void rcupreempt_init(void)
 		rdp->rcu_flipctr[1] = 0;
 		rdp->rcu_flip_flag = rcu_flip_seen;
 		rdp->rcu_mb_flag = rcu_mb_done;
-		rdp->nextlist = NULL;
-		rdp->nexttail = &rdp->nextlist;
-		for (i = 0; i < GP_STAGES; i++) {
-			rdp->waitlist[i] = NULL;
-			rdp->waittail[i] = &rdp->waitlist[i];
-		}
-		rdp->donelist = NULL;
-		rdp->donetail = &rdp->donelist;
+		rcu_data_lists_init(rdp);
 		rdp->invoking = 0;
 		rdp->n_cb_invoked = 0;
 		rdp->idle_reader_reported = 0;
