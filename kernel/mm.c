@@ -175,22 +175,41 @@ void *kmalloc(size_t size)
 	return h + 1;
 }
 
+size_t kmalloc_block_size(const void *p)
+{
+	const struct km_header *h = (const struct km_header *)p - 1;
+
+	if (h->magic != KM_MAGIC || h->class > KM_CLASSES)
+		panic("kmalloc_block_size(%p): not a kmalloc block", p);
+	return h->class == KM_CLASSES ? h->npages * PAGE_SIZE :
+					1UL << (h->class + KM_MIN_SHIFT);
+}
+
 void kfree(void *p)
 {
 	struct km_header *h = (struct km_header *)p - 1;
 	unsigned long flags;
+	u32 class;
 
 	if (!p)
 		return;
 	if (h->magic != KM_MAGIC || h->class > KM_CLASSES)
 		panic("kfree(%p): not a kmalloc block (double free?)", p);
 	h->magic = 0;
-	if (h->class == KM_CLASSES) {
+	class = h->class;
+	if (class == KM_CLASSES) {
 		page_free(h, h->npages);
 		return;
 	}
 	spin_lock_irqsave(&km_lock, flags);
-	((struct km_free *)h)->next = km_freelist[h->class];
-	km_freelist[h->class] = (struct km_free *)h;
+	/*
+	 * The link overwrites the header, class and all: the class was
+	 * read first.  Read after the store, it was the link's upper half
+	 * (0): the block was linked to its own class's list but put on
+	 * class 0's, the two lists shared a tail, and a block could be
+	 * handed out twice.
+	 */
+	((struct km_free *)h)->next = km_freelist[class];
+	km_freelist[class] = (struct km_free *)h;
 	spin_unlock_irqrestore(&km_lock, flags);
 }

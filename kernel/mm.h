@@ -22,5 +22,7 @@ size_t mm_free_pages(void);
 
 void *kmalloc(size_t size);		/* zeroed; NULL on failure */
 void kfree(void *p);
+/* The memory a kmalloc() block takes, its header included. */
+size_t kmalloc_block_size(const void *p);
 
 #endif

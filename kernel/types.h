@@ -17,4 +17,8 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#ifndef LONG_MAX	/* <limits.h> has it in the host build */
+#define LONG_MAX	((long)(~0UL >> 1))
+#endif
+
 #endif

@@ -333,7 +333,9 @@ def flavor_runs(kernel, cpus, timeout, from_logs):
                     text = f.read().replace("\r", "")
                 status = 33
             else:
-                hook = "bench_flavor" if n <= FULL_MAX else "bench_scale"
+                # Up to FULL_MAX CPUs the same boot floods call_rcu().
+                hook = ("bench_flavor,rcu_fwd_flood" if n <= FULL_MAX
+                        else "bench_scale")
                 t0 = time.monotonic()
                 status, text, _ = boot.boot(kernel, n, f"rcu={fl} "
                                             "test_timeout=900 "
@@ -541,6 +543,34 @@ def flavor_table(figs, cpus):
     return out
 
 
+def fwd_table(figs, cpus):
+    """The call_rcu() flood of rcu_fwd_flood, both flavours."""
+    out = ["## Forward progress: a call_rcu() flood", "",
+           "`tests=rcu_fwd_flood` in the same boot as `bench_flavor`: a "
+           "thread on every CPU queues `call_rcu()` callbacks as fast as "
+           "it can allocate them for 1 s (until 3 grace periods were "
+           "seen to end, at least), and sleeps 1 ms whenever 30000 are "
+           "in flight (`fwd_max_inflight`). Callbacks invoked per second "
+           "and grace periods per second over the flood; the peak "
+           "queued and the memory it took (the peak times one "
+           "callback's `kmalloc()` block); the throttle's sleeps. "
+           "rcu=tree lifts a CPU's batch limit once its queue grows by "
+           "`qhimark` (10000); the 2008 design invokes every ready "
+           "callback at once (docs/torture.md).", "",
+           "| CPUs | rcu= | callbacks/s | peak queued | peak memory (KiB) "
+           "| GPs/s | throttle sleeps |",
+           "|---:|---|---:|---:|---:|---:|---:|"]
+    for n in [c for c in cpus if 1 < c <= FULL_MAX]:
+        for fl in FLAVORS:
+            f = find(figs.get((fl, n), []), "fwd_flood") or {}
+            out.append(f"| {n} | {fl} | {f.get('cbs_per_s', '-')} "
+                       f"| {f.get('peak_queued', '-')} "
+                       f"| {f.get('peak_kib', '-')} "
+                       f"| {f.get('gps_per_s', '-')} "
+                       f"| {f.get('throttled', '-')} |")
+    return out
+
+
 def tick_on_table(figs, cpus):
     """synchronize_rcu() with the idle CPUs' ticks on, both flavours."""
     out = ["## Idle CPUs whose tick keeps running", "",
@@ -601,7 +631,8 @@ def main():
     cpus = [int(c) for c in args.cpus.split(",")]
     os.makedirs(BENCH_DIR, exist_ok=True)
     ffigs, fbad = flavor_runs(kernel, cpus, args.timeout, args.from_logs)
-    ftable = flavor_table(ffigs, cpus) + [""] + tick_on_table(ffigs, cpus)
+    ftable = (flavor_table(ffigs, cpus) + [""] + tick_on_table(ffigs, cpus)
+              + [""] + fwd_table(ffigs, cpus))
     if args.flavors_only:
         if len(cpus) > 1:
             ftable += [""] + scale_section(ffigs, cpus)

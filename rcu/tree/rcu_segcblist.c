@@ -90,22 +90,27 @@ void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq)
 }
 
 struct rcu_head *rcu_segcblist_extract_done(struct rcu_segcblist *rsclp,
-					    long *n)
+					    long max, long *n)
 {
-	struct rcu_head **tail = rsclp->tails[RCU_DONE_TAIL];
+	struct rcu_head **done_tail = rsclp->tails[RCU_DONE_TAIL];
+	struct rcu_head **tail = &rsclp->head;
 	struct rcu_head *list = rsclp->head;
 	long cnt = 0;
 
 	*n = 0;
-	if (tail == &rsclp->head)
+	/* Walk at most max callbacks: a flood's DONE segment can be long. */
+	while (tail != done_tail && cnt < max) {
+		tail = &(*tail)->next;
+		cnt++;
+	}
+	if (!cnt)
 		return NULL;
 	rsclp->head = *tail;
 	*tail = NULL;
+	/* Every segment that ended with the last one taken is now empty. */
 	for (int i = 0; i < RCU_CBLIST_NSEGS; i++)
 		if (rsclp->tails[i] == tail)
 			rsclp->tails[i] = &rsclp->head;
-	for (struct rcu_head *p = list; p; p = p->next)
-		cnt++;
 	rsclp->len -= cnt;
 	*n = cnt;
 	return list;

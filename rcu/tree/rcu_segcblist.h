@@ -37,8 +37,12 @@ void rcu_segcblist_enqueue(struct rcu_segcblist *rsclp,
 bool rcu_segcblist_accelerate(struct rcu_segcblist *rsclp, unsigned long seq);
 /* Move every segment whose grace period is done by seq to DONE. */
 void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq);
-/* Detach the DONE segment; returns its first callback and count. */
+/*
+ * Detach the first max callbacks of the DONE segment (all of them if it
+ * has fewer); returns the first and their count in *n.  The rest stay
+ * ready at the list's head.
+ */
 struct rcu_head *rcu_segcblist_extract_done(struct rcu_segcblist *rsclp,
-					    long *n);
+					    long max, long *n);
 
 #endif

@@ -46,6 +46,27 @@ unsigned int rcu_fanout;
 kparam_uint("rcu_fanout", rcu_fanout, 0, 64,
 	    "rcu=tree: children per inner rcu_node (0: rcu_fanout_leaf)");
 
+/*
+ * Forward progress under a call_rcu() flood, Linux 6.12's knobs and
+ * defaults (rcutree.blimit and friends): a softirq pass invokes at most
+ * max(blimit, queued >> rcu_divisor) callbacks; a CPU whose queue grew
+ * by qhimark since its last overload step lifts its limit to
+ * DEFAULT_MAX_RCU_BLIMIT and forces quiescent states; the limit is back
+ * once the queue is down to qlowmark.
+ */
+unsigned int blimit = 10;
+kparam_uint("blimit", blimit, 1, DEFAULT_MAX_RCU_BLIMIT,
+	    "rcu=tree: callbacks a softirq pass invokes, unless overloaded");
+unsigned int qhimark = 10000;
+kparam_uint("qhimark", qhimark, 1, 1000000,
+	    "rcu=tree: queue growth that lifts the batch limit and forces quiescent states");
+unsigned int qlowmark = 100;
+kparam_uint("qlowmark", qlowmark, 0, 1000000,
+	    "rcu=tree: queue length at which the batch limit comes back");
+unsigned int rcu_divisor = 7;
+kparam_uint("rcu_divisor", rcu_divisor, 0, 31,
+	    "rcu=tree: a pass invokes at least queued >> rcu_divisor callbacks");
+
 /* Milliseconds between FQS scans; the first scan follows rcu_gp_init(). */
 #define RCU_FQS_INTERVAL_MS	3
 
@@ -805,18 +826,26 @@ static void rcu_tree_sched_clock_irq(int cpu)
 		check_cpu_stall(ktime_get_ns());
 }
 
-/* Invoke this CPU's ready callbacks, IRQs on (from rcu_core()). */
+/*
+ * Invoke a batch of this CPU's ready callbacks, IRQs on (from rcu_core()):
+ * at most max(rdp->blimit, queued >> rcu_divisor) of them, so that a long
+ * list does not hold the CPU in softirq; the softirq comes back for the
+ * rest.  Linux 6.12 also bounds a big batch by time (rcu_resched_ns);
+ * this one is bounded by count only.
+ */
 static void rcu_do_batch(void)
 {
 	unsigned long flags;
 	struct rcu_tree_data *rdp;
 	struct rcu_head *list, *next;
-	long n;
+	long n, bl, count;
+	bool more;
 
 	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	local_irq_save(flags);
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
+	bl = max(rdp->blimit, rdp->cblist.len >> rcu_divisor);
 	/*
 	 * The DONE segment: callbacks moved there under rdp->lock by
 	 * rcu_advance_cbs(), after rcu_note_gp_changes_locked() read the
@@ -825,7 +854,7 @@ static void rcu_do_batch(void)
 	 * the whole grace period, every reader it waited for included,
 	 * before the callbacks run below.
 	 */
-	list = rcu_segcblist_extract_done(&rdp->cblist, &n);
+	list = rcu_segcblist_extract_done(&rdp->cblist, bl, &n);
 	if (!list) {
 		spin_unlock_irqrestore(&rdp->lock, flags);
 		return;
@@ -841,7 +870,21 @@ static void rcu_do_batch(void)
 	spin_lock_irqsave(&rdp->lock, flags);
 	rdp->invoking--;
 	rdp->n_cb_invoked += n;
+	if (n > rdp->n_batch_max)
+		rdp->n_batch_max = n;
+	count = rdp->cblist.len;
+	/* The excess is worked down: the limit is back. */
+	if (rdp->blimit >= DEFAULT_MAX_RCU_BLIMIT && count <= qlowmark)
+		rdp->blimit = blimit;
+	/* Drained, or shrunk by qhimark: the next overload step counts anew. */
+	if (count == 0)
+		rdp->qlen_last_fqs_check = 0;
+	else if (count < rdp->qlen_last_fqs_check - (long)qhimark)
+		rdp->qlen_last_fqs_check = count;
+	more = rcu_segcblist_ready_cbs(&rdp->cblist);
 	spin_unlock_irqrestore(&rdp->lock, flags);
+	if (more)
+		raise_softirq(RCU_SOFTIRQ);
 }
 
 /*
@@ -862,12 +905,29 @@ static void rcu_core(void)
 	rcu_do_batch();
 }
 
+/*
+ * call_rcu()'s overload step (Linux 6.12's __call_rcu_core()), rdp->lock
+ * held: once the queue has grown by qhimark since the last step, lift
+ * the batch limit so that the softirq invokes in big batches, and say
+ * that quiescent states are to be forced.  rcu_do_batch() undoes both.
+ */
+static bool rcu_call_rcu_overload(struct rcu_tree_data *rdp)
+{
+	lockdep_assert_held(&rdp->lock);
+	if (rdp->cblist.len <= rdp->qlen_last_fqs_check + (long)qhimark)
+		return false;
+	rdp->blimit = DEFAULT_MAX_RCU_BLIMIT;
+	rdp->qlen_last_fqs_check = rdp->cblist.len;
+	rdp->n_cbs_overload++;
+	return true;
+}
+
 static void rcu_tree_call_rcu(struct rcu_head *head,
 			  void (*func)(struct rcu_head *head))
 {
 	struct rcu_tree_data *rdp;
 	unsigned long flags, s = 0;
-	bool need_gp;
+	bool need_gp, overload;
 
 	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	head->func = func;
@@ -876,9 +936,17 @@ static void rcu_tree_call_rcu(struct rcu_head *head,
 	spin_lock(&rdp->lock);
 	rcu_segcblist_enqueue(&rdp->cblist, head);
 	need_gp = rcu_accelerate_cbs(rdp, &s);
+	overload = rcu_call_rcu_overload(rdp);
 	spin_unlock_irqrestore(&rdp->lock, flags);
 	if (need_gp)
 		rcu_start_this_gp(s);
+	/*
+	 * A grace period under way is pushed along: its kthread scans now
+	 * instead of at its next FQS interval (Linux's
+	 * rcu_force_quiescent_state()).
+	 */
+	if (overload && rcu_seq_state(READ_ONCE(rcu_state.gp_seq)))
+		rcu_gp_kthread_wake();
 }
 
 /*
@@ -1052,6 +1120,8 @@ static void rcutree_migrate_callbacks(int cpu)
 	WARN_ONCE(rdp->invoking, "rcu: dead cpu %d invoking callbacks", cpu);
 	list = rdp->cblist.head;
 	rcu_segcblist_init(&rdp->cblist);
+	rdp->blimit = blimit;		/* it comes back with nothing queued */
+	rdp->qlen_last_fqs_check = 0;
 	spin_unlock(&rdp->lock);
 	/* IRQs stay off: my_rdp is this CPU's until the end. */
 	my_rdp = &rcu_tree_data[raw_smp_processor_id()];
@@ -1086,6 +1156,7 @@ static void rcu_tree_init(void)
 		rdp->gp_seq = rcu_state.gp_seq;
 		spin_lock_init(&rdp->lock, "rcu_tree_data");
 		rcu_segcblist_init(&rdp->cblist);
+		rdp->blimit = blimit;
 		ct_init_cpu(cpu);
 	}
 	rcu_exp_init();

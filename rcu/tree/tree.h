@@ -103,10 +103,27 @@ struct rcu_tree_data {
 	struct spinlock lock;
 	struct rcu_segcblist cblist;
 	int invoking;			/* softirq has callbacks in hand */
+	/*
+	 * Forward progress under a call_rcu() flood (rcu_do_batch(),
+	 * rcu_tree_call_rcu()), under lock: the batch limit now (blimit, or
+	 * DEFAULT_MAX_RCU_BLIMIT while overloaded), and the queue length at
+	 * the last overload step.
+	 */
+	long blimit;
+	long qlen_last_fqs_check;
+	u64 n_cbs_overload;		/* overload steps taken */
+	long n_batch_max;		/* the largest batch invoked */
 	u64 n_cb_invoked;
 	u64 n_fqs_reads;		/* FQS scans that read our counter */
 	u64 n_fqs_excused;		/* QSs reported for us by FQS */
 } __cacheline_aligned;
+
+/*
+ * A CPU's batch limit while its queue is overloaded (Linux 6.12's
+ * DEFAULT_MAX_RCU_BLIMIT): it drains in a few softirq passes.
+ */
+#define DEFAULT_MAX_RCU_BLIMIT	10000
+extern unsigned int blimit, qhimark, qlowmark, rcu_divisor;
 
 /* Grace-period kthread states, for the stall report and gdb. */
 enum rcu_gp_state {

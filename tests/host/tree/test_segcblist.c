@@ -55,7 +55,7 @@ static void test_segcblist(void)
 	seq = 4;
 	rcu_segcblist_advance(&l, seq);
 	CHECK(rcu_segcblist_ready_cbs(&l), "ready after GP 1");
-	done = rcu_segcblist_extract_done(&l, &n);
+	done = rcu_segcblist_extract_done(&l, LONG_MAX, &n);
 	CHECK(n == 2 && done == &seg_cbs[0] && done->next == &seg_cbs[1] &&
 	      !seg_cbs[1].next, "extracted the first two in order (%ld)", n);
 	CHECK(!rcu_segcblist_empty(&l) && l.len == 1, "one left, len %ld",
@@ -66,12 +66,51 @@ static void test_segcblist(void)
 	rcu_segcblist_advance(&l, 5);
 	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 2");
 	rcu_segcblist_advance(&l, 8);
-	done = rcu_segcblist_extract_done(&l, &n);
+	done = rcu_segcblist_extract_done(&l, LONG_MAX, &n);
 	CHECK(n == 1 && done == &seg_cbs[2], "the third after GP 2");
 	CHECK(rcu_segcblist_empty(&l) && l.len == 0, "empty at the end");
+}
+
+/*
+ * rcu_do_batch()'s limit: a DONE segment taken in two batches keeps its
+ * order, the rest stays ready at the head, and the segments behind it
+ * (here one callback still waiting) are not touched.
+ */
+static void test_segcblist_limit(void)
+{
+	struct rcu_segcblist l;
+	struct rcu_head *done;
+	long n;
+
+	cur_test = "segcblist_limit";
+	rcu_segcblist_init(&l);
+	for (int i = 0; i < 5; i++)
+		rcu_segcblist_enqueue(&l, &seg_cbs[i]);
+	rcu_segcblist_accelerate(&l, 4);
+	rcu_segcblist_enqueue(&l, &seg_cbs[5]);
+	rcu_segcblist_accelerate(&l, 8);
+	rcu_segcblist_advance(&l, 4);
+	done = rcu_segcblist_extract_done(&l, 3, &n);
+	CHECK(n == 3 && done == &seg_cbs[0] && !seg_cbs[2].next,
+	      "first batch: the first three, cut after the third (%ld)", n);
+	CHECK(l.len == 3 && seg_count(&l, RCU_DONE_TAIL) == 2 &&
+	      rcu_segcblist_ready_cbs(&l),
+	      "two left ready, len %ld, DONE %d", l.len,
+	      seg_count(&l, RCU_DONE_TAIL));
+	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 1,
+	      "the waiting one untouched: WAIT %d",
+	      seg_count(&l, RCU_WAIT_TAIL));
+	done = rcu_segcblist_extract_done(&l, 3, &n);
+	CHECK(n == 2 && done == &seg_cbs[3] && !seg_cbs[4].next,
+	      "second batch: the last two (%ld)", n);
+	CHECK(!rcu_segcblist_ready_cbs(&l) && l.len == 1 &&
+	      l.head == &seg_cbs[5], "only the waiting one left");
+	done = rcu_segcblist_extract_done(&l, 3, &n);
+	CHECK(!done && n == 0, "nothing ready: nothing taken");
 }
 
 void host_test_segcblist(void)
 {
 	test_segcblist();
+	test_segcblist_limit();
 }
