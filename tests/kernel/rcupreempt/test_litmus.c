@@ -45,7 +45,10 @@
  * that this host reorders at all, so a clean kernel-exit count means
  * something) and at least litmus_min_s have passed, or until
  * litmus_max_s.  A run that never saw the reordering is inconclusive
- * and skips.
+ * and skips.  A forbidden outcome in a variant that must never show one
+ * ends the run at once: the verdict is in, so a mutant's boot can be
+ * given a long litmus_min_s (more rounds for the race on a loaded host)
+ * at no cost on a quiet one.
  */
 #include "asm/arch.h"
 #include "kernel/barrier.h"
@@ -289,6 +292,11 @@ static void litmus_run_a(void *arg)
 		for (int v = 0; v < NR_LV; v++)
 			litmus_block(res, v, &round, &rng);
 		res->total_ns = ktime_get_ns() - t0;
+		/* A forbidden outcome where none may be: the verdict is in. */
+		if (res->forbidden[LV_EXIT_MB] ||
+		    res->forbidden[LV_KERNEL_EXIT] ||
+		    res->forbidden[LV_ENTER_MP])
+			break;
 		if (res->total_ns >= (u64)litmus_min_s * NSEC_PER_SEC &&
 		    res->forbidden[LV_EXIT_NOMB] >= litmus_hits)
 			break;
