@@ -11,8 +11,10 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/softirq.h"
+#include "kernel/time.h"
 
 #define MAX_SOFTIRQ_RESTART	10
+#define MAX_SOFTIRQ_TIME_NS	(2 * NSEC_PER_MSEC)
 
 static void (*softirq_vec[NR_SOFTIRQS])(void);
 static u32 softirq_pending[NR_CPUS];
@@ -47,12 +49,21 @@ void raise_softirq(int nr)
 void do_softirq(void)
 {
 	int cpu = raw_smp_processor_id();
+	u64 end = ktime_get_ns() + MAX_SOFTIRQ_TIME_NS;
 
 	preempt_count_add(SOFTIRQ_OFFSET);
 	for (int i = 0; i < MAX_SOFTIRQ_RESTART; i++) {
 		u32 pending = softirq_pending[cpu];
 
 		if (!pending)
+			break;
+		/*
+		 * As Linux's __do_softirq(): past MAX_SOFTIRQ_TIME_NS, or
+		 * with a switch asked for, the rest goes to ksoftirqd,
+		 * which can be switched out between rounds.
+		 */
+		if (i && (ktime_get_ns() >= end ||
+			  this_cpu_read(need_resched)))
 			break;
 		softirq_pending[cpu] = 0;
 		local_irq_enable();
@@ -92,6 +103,16 @@ static int ksoftirqd_fn(void *arg)
 		}
 		do_softirq();
 		local_irq_enable();
+		/*
+		 * A switch point between rounds, as Linux's run_ksoftirqd()
+		 * has: a call_rcu() flood keeps RCU_SOFTIRQ raised, every
+		 * tick here lands in softirq context, and without it this
+		 * thread would keep the CPU, and RCU would never see it
+		 * pass a quiescent state, however often the tick or the
+		 * time slice asked for a switch.
+		 */
+		if (this_cpu_read(need_resched))
+			preempt_schedule();
 	}
 	return 0;
 }

@@ -115,3 +115,18 @@ struct rcu_head *rcu_segcblist_extract_done(struct rcu_segcblist *rsclp,
 	*n = cnt;
 	return list;
 }
+
+void rcu_segcblist_insert_done(struct rcu_segcblist *rsclp,
+			       struct rcu_head *list, struct rcu_head **tail,
+			       long n)
+{
+	if (!list)
+		return;
+	*tail = rsclp->head;
+	/* Segments empty so far end where the put-back callbacks end. */
+	for (int i = 0; i < RCU_CBLIST_NSEGS; i++)
+		if (rsclp->tails[i] == &rsclp->head)
+			rsclp->tails[i] = tail;
+	rsclp->head = list;
+	rsclp->len += n;
+}

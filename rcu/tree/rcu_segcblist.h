@@ -44,5 +44,12 @@ void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq);
  */
 struct rcu_head *rcu_segcblist_extract_done(struct rcu_segcblist *rsclp,
 					    long max, long *n);
+/*
+ * Put back n extracted callbacks not invoked (list, whose last one's
+ * ->next is *tail) at the head of DONE, ahead of what is there.
+ */
+void rcu_segcblist_insert_done(struct rcu_segcblist *rsclp,
+			       struct rcu_head *list, struct rcu_head **tail,
+			       long n);
 
 #endif

@@ -66,9 +66,19 @@ kparam_uint("qlowmark", qlowmark, 0, 1000000,
 unsigned int rcu_divisor = 7;
 kparam_uint("rcu_divisor", rcu_divisor, 0, 31,
 	    "rcu=tree: a pass invokes at least queued >> rcu_divisor callbacks");
+/* Linux 6.12 takes 3 ms (HZ=1000) and clamps it to 1 ms .. 1 s. */
+static unsigned int rcu_resched_ns = 3 * NSEC_PER_MSEC;
+kparam_uint("rcu_resched_ns", rcu_resched_ns, NSEC_PER_MSEC, NSEC_PER_SEC,
+	    "rcu=tree: ns a batch of more than 100 callbacks may take");
 
 /* Milliseconds between FQS scans; the first scan follows rcu_gp_init(). */
 #define RCU_FQS_INTERVAL_MS	3
+/*
+ * A grace period this old asks its watching holdouts for a quiescent
+ * state (rdp->rcu_urgent_qs): the first scan's interval plus two more, as
+ * Linux 6.12's jiffies_to_sched_qs.
+ */
+#define RCU_SCHED_QS_MS		(3 * RCU_FQS_INTERVAL_MS)
 
 #define RCU_GP_KTHREAD_CPU	0
 
@@ -617,6 +627,19 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 	unsigned long flags;
 	u32 excused = 0;
 
+	/*
+	 * A holdout that is watching has been in the kernel, outside idle,
+	 * for the whole grace period so far: past RCU_SCHED_QS_MS, ask it
+	 * for a quiescent state.  Its tick then asks for a reschedule, and
+	 * the context switch reports one (Linux 6.12's
+	 * rcu_watching_snap_recheck() and rcu_sched_clock_irq()).  Without
+	 * this a CPU whose ticks all land with preemption off (a flood that
+	 * spins on a lock) holds the grace period until the stall report.
+	 */
+	bool urgent = f == rcu_watching_snap_recheck &&
+		      ktime_get_ns() - READ_ONCE(rcu_state.gp_start_ns) >=
+		      RCU_SCHED_QS_MS * NSEC_PER_MSEC;
+
 	rcu_state.n_fqs_scans++;
 	rcu_for_each_leaf_node(rnp) {
 		unsigned long mask = 0;
@@ -633,6 +656,8 @@ static void force_qs_rnp(bool (*f)(struct rcu_tree_data *rdp))
 				mask |= bit;
 				rdp->n_fqs_excused++;
 				excused++;
+			} else if (urgent) {
+				WRITE_ONCE(rdp->rcu_urgent_qs, true);
 			}
 		}
 		if (mask)
@@ -821,6 +846,17 @@ static void rcu_tree_sched_clock_irq(int cpu)
 		if (ready)
 			raise_softirq(RCU_SOFTIRQ);
 	}
+	/*
+	 * FQS asked for a quiescent state (rdp->rcu_urgent_qs): a context
+	 * switch reports one, so ask for a reschedule.  The interrupted
+	 * code's next preempt_enable(), or this interrupt's return to
+	 * preemptible code, takes it.
+	 */
+	if (READ_ONCE(rdp->rcu_urgent_qs)) {
+		WRITE_ONCE(rdp->rcu_urgent_qs, false);
+		rdp->n_urgent_qs++;
+		set_need_resched_current();
+	}
 	/* A stall deadline is armed only while a grace period runs. */
 	if (READ_ONCE(rcu_state.stall_next_ns))
 		check_cpu_stall(ktime_get_ns());
@@ -830,15 +866,17 @@ static void rcu_tree_sched_clock_irq(int cpu)
  * Invoke a batch of this CPU's ready callbacks, IRQs on (from rcu_core()):
  * at most max(rdp->blimit, queued >> rcu_divisor) of them, so that a long
  * list does not hold the CPU in softirq; the softirq comes back for the
- * rest.  Linux 6.12 also bounds a big batch by time (rcu_resched_ns);
- * this one is bounded by count only.
+ * rest.  A batch bigger than 100 (an overloaded CPU's) is also bounded by
+ * time, rcu_resched_ns, as in Linux 6.12: what it has not invoked by then
+ * goes back at the head of the list.
  */
 static void rcu_do_batch(void)
 {
 	unsigned long flags;
 	struct rcu_tree_data *rdp;
-	struct rcu_head *list, *next;
-	long n, bl, count;
+	struct rcu_head *list, *next, **tail;
+	long n, bl, count, left = 0;
+	u64 tlimit = 0;
 	bool more;
 
 	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
@@ -861,17 +899,27 @@ static void rcu_do_batch(void)
 	}
 	rdp->invoking++;	/* rcu_barrier() must see them in our hands */
 	spin_unlock_irqrestore(&rdp->lock, flags);
-	while (list) {
+	if (bl > 100)
+		tlimit = ktime_get_ns() + rcu_resched_ns;
+	for (count = 0; list; count++) {
+		/* The clock every 32 callbacks: it is not free either. */
+		if (tlimit && count && !(count & 31) &&
+		    ktime_get_ns() >= tlimit)
+			break;
 		next = list->next;
 		trace_event(TRACE_CALLBACK, 0, (u32)(unsigned long)list->func);
 		list->func(list);
 		list = next;
 	}
+	/* Out of time: the rest goes back, first in line. */
+	for (tail = &list; *tail; tail = &(*tail)->next)
+		left++;
 	spin_lock_irqsave(&rdp->lock, flags);
+	rcu_segcblist_insert_done(&rdp->cblist, list, tail, left);
 	rdp->invoking--;
-	rdp->n_cb_invoked += n;
-	if (n > rdp->n_batch_max)
-		rdp->n_batch_max = n;
+	rdp->n_cb_invoked += count;
+	if (count > rdp->n_batch_max)
+		rdp->n_batch_max = count;
 	count = rdp->cblist.len;
 	/* The excess is worked down: the limit is back. */
 	if (rdp->blimit >= DEFAULT_MAX_RCU_BLIMIT && count <= qlowmark)

@@ -91,6 +91,13 @@ struct rcu_tree_data {
 	bool cpu_no_qs;			/* no QS yet in the noticed GP */
 	bool core_needs_qs;		/* and the GP waits for one */
 	int watching_snap;		/* FQS: counter snapshot (ct->state) */
+	/*
+	 * FQS asks this CPU, watching and holding the grace period for
+	 * RCU_SCHED_QS_MS, for a quiescent state now: its tick asks for a
+	 * reschedule (Linux's rcu_urgent_qs).
+	 */
+	bool rcu_urgent_qs;
+	u64 n_urgent_qs;		/* reschedules the tick asked for */
 
 	/* Expedited grace periods. */
 	bool exp_deferred_qs;		/* this CPU owes the expedited GP */

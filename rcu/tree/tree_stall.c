@@ -44,12 +44,13 @@ void print_other_cpu_stall(u64 now)
 			if (!(rnp->qsmask & (1UL << (cpu - rnp->grplo))))
 				continue;
 			/* Waited for although offline: a hotplug bug. */
-			printk("rcu:   cpu %d%s (leaf %d-%d): %s, ct->state 0x%x nmi_nesting 0x%lx\n",
+			printk("rcu:   cpu %d%s (leaf %d-%d): %s, ct->state 0x%x nmi_nesting 0x%lx, %lu reschedules asked for\n",
 			       cpu, cpu_online(cpu) ? "" : " (offline)",
 			       rnp->grplo, rnp->grphi,
 			       READ_ONCE(ct->state) & CT_RCU_WATCHING ?
 			       "watching" : "idle",
-			       READ_ONCE(ct->state), READ_ONCE(ct->nmi_nesting));
+			       READ_ONCE(ct->state), READ_ONCE(ct->nmi_nesting),
+			       (unsigned long)READ_ONCE(rcu_tree_data[cpu].n_urgent_qs));
 			n++;
 		}
 		if (rnp->n_gp_tasks)

@@ -93,6 +93,15 @@ static void test_segcblist_limit(void)
 	done = rcu_segcblist_extract_done(&l, 3, &n);
 	CHECK(n == 3 && done == &seg_cbs[0] && !seg_cbs[2].next,
 	      "first batch: the first three, cut after the third (%ld)", n);
+	/* Out of time after the first: the other two go back, in front. */
+	rcu_segcblist_insert_done(&l, &seg_cbs[1], &seg_cbs[2].next, 2);
+	CHECK(l.len == 5 && seg_count(&l, RCU_DONE_TAIL) == 4 &&
+	      l.head == &seg_cbs[1] && seg_cbs[2].next == &seg_cbs[3],
+	      "two put back ahead of the rest: len %ld, DONE %d", l.len,
+	      seg_count(&l, RCU_DONE_TAIL));
+	done = rcu_segcblist_extract_done(&l, 2, &n);
+	CHECK(n == 2 && done == &seg_cbs[1] && !seg_cbs[2].next,
+	      "the two put back come first (%ld)", n);
 	CHECK(l.len == 3 && seg_count(&l, RCU_DONE_TAIL) == 2 &&
 	      rcu_segcblist_ready_cbs(&l),
 	      "two left ready, len %ld, DONE %d", l.len,
@@ -107,6 +116,13 @@ static void test_segcblist_limit(void)
 	      l.head == &seg_cbs[5], "only the waiting one left");
 	done = rcu_segcblist_extract_done(&l, 3, &n);
 	CHECK(!done && n == 0, "nothing ready: nothing taken");
+	/* Put back into an empty DONE: the segments' tails follow. */
+	seg_cbs[4].next = NULL;
+	rcu_segcblist_insert_done(&l, &seg_cbs[4], &seg_cbs[4].next, 1);
+	CHECK(rcu_segcblist_ready_cbs(&l) && l.len == 2 &&
+	      seg_count(&l, RCU_DONE_TAIL) == 1 &&
+	      seg_count(&l, RCU_WAIT_TAIL) == 1 && seg_cbs[4].next ==
+	      &seg_cbs[5], "one put back into an empty DONE, ahead of WAIT");
 }
 
 void host_test_segcblist(void)
