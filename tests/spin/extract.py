@@ -122,7 +122,10 @@ SPECS = {
             ('rcu_tree_data', 'core_needs_qs'):
             ('0', 'likewise'),
             ('rcu_state', 'stall_next_ns'):
-            ('0', 'no stall deadline: the stall detector is left out')},
+            ('0', 'no stall deadline: the stall detector is left out'),
+            ('rcu_tree_data', 'rcu_urgent_qs'):
+            ('0', 'FQS never asks this CPU to reschedule: the context '
+             'switch that would follow is left out')},
         constants={'rcu_read_lock_delay_hook':
                    ('DELAY_HOOK', 'the torture test\'s hook: the '
                     'harness\'s DELAY_HOOK, on in the ",delay" runs')},
@@ -147,6 +150,9 @@ SPECS = {
             'rcu_note_gp_changes_locked':
             ('expr', '0', 'the CPU\'s view of gp_seq: left out'),
             'raise_softirq': ('expr', '0', 'callbacks: left out'),
+            'set_need_resched_current':
+            ('expr', '0', 'a reschedule request: the context switch is '
+             'left out'),
             'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
                                     'callbacks')},
         private={('rcu_tree_data', 'watching_snap'): 'C_GP'},
