@@ -552,8 +552,10 @@ def fwd_table(figs, cpus):
            "seen to end, at least), and sleeps 1 ms whenever 30000 are "
            "in flight (`fwd_max_inflight`). Callbacks invoked per second "
            "and grace periods per second over the flood; the peak "
-           "queued and the memory it took (the peak times one "
-           "callback's `kmalloc()` block); the throttle's sleeps. "
+           "queued and the memory the flood allocated (invoked "
+           "callbacks are kept for reuse, on the CPU that invoked "
+           "them); the throttle's sleeps. The host's load moves these "
+           "figures far more than the flavours' differences do. "
            "rcu=tree lifts a CPU's batch limit once its queue grows by "
            "`qhimark` (10000); the 2008 design invokes every ready "
            "callback at once (docs/torture.md).", "",
