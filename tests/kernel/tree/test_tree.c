@@ -336,6 +336,7 @@ KTEST(rcu_tree_propagation)
  */
 KTEST_HOOK(hook_starve_gp_kthread)
 {
+	unsigned long c;
 	int cpu;
 	u64 t0;
 
@@ -346,8 +347,17 @@ KTEST_HOOK(hook_starve_gp_kthread)
 	if (cpu < 0)
 		return 1;
 	held_start(cpu, false);
-	start_poll_synchronize_rcu();
-	msleep(20);
+	c = start_poll_synchronize_rcu();
+	/*
+	 * Until the grace period has reached the reader's leaf (up to
+	 * HOST_STALL_MS), not a fixed 20 ms: under load the kthread was
+	 * still in rcu_gp_init() when its CPU was taken, and the stall
+	 * report then named no holdout at all.
+	 */
+	t0 = ktime_get_ns();
+	while (!leaf_has_gp(rcu_tree_data[cpu].mynode, c) &&
+	       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+		msleep(1);
 	preempt_disable();
 	t0 = ktime_get_ns();
 	while (ktime_get_ns() - t0 < 6 * NSEC_PER_SEC)
