@@ -151,6 +151,7 @@ struct slow_timer {
 	u64 delay_ns;		/* arm_slow_timer() arms it this far ahead */
 	int started, finished;
 	int release;		/* the function may finish */
+	int deleting;		/* the test is about to call del_timer_sync() */
 };
 
 static struct slow_timer slow;
@@ -158,11 +159,25 @@ static struct slow_timer slow;
 static void slow_timer_fn(struct timer *t)
 {
 	struct slow_timer *s = container_of(t, struct slow_timer, timer);
-	u64 end = ktime_get_ns() + SLOW_TIMER_MAX_NS;
+	u64 now = ktime_get_ns(), end = 0;
+	u64 backstop = now + 12 * SLOW_TIMER_MAX_NS;
 
 	WRITE_ONCE(s->started, 1);
-	while (!READ_ONCE(s->release) && ktime_get_ns() < end)
+	/*
+	 * The give-up clock starts when the test calls del_timer_sync(),
+	 * not when the function starts: a host that stalled the test's
+	 * vCPU for 5 s before the call let the function finish on its own,
+	 * and a del_timer_sync() that did not wait passed (make
+	 * test-under-load).  The backstop ends a test that never calls it.
+	 */
+	while (!READ_ONCE(s->release) && now < backstop) {
+		if (!end && READ_ONCE(s->deleting))
+			end = now + SLOW_TIMER_MAX_NS;
+		if (end && now >= end)
+			break;
 		arch_cpu_relax();
+		now = ktime_get_ns();
+	}
 	WRITE_ONCE(s->finished, 1);
 }
 
@@ -195,12 +210,13 @@ KTEST(timer_del_sync)
 	}
 	/* Running on another CPU: waits for the function to finish. */
 	timer_init(&slow.timer, slow_timer_fn);
-	slow.started = slow.finished = slow.release = 0;
+	slow.started = slow.finished = slow.release = slow.deleting = 0;
 	slow.delay_ns = 2 * NSEC_PER_MSEC;
 	WRITE_ONCE(del_timer_sync_hook, slow_timer_release);
 	run_on_cpu(other, arm_slow_timer, &slow);
 	bad |= KT_EXPECT(wait_flag(&slow.started, HOST_STALL_MS),
 			 "the 2 ms timer did not start on cpu%d in 5 s", other);
+	WRITE_ONCE(slow.deleting, 1);
 	del_timer_sync(&slow.timer);
 	bad |= KT_EXPECT(READ_ONCE(slow.finished),
 			 "returned with the function still running on cpu%d",
@@ -219,6 +235,7 @@ KTEST(timer_del_sync)
 	run_on_cpu(other, arm_slow_timer, &slow);
 	u64 t0 = ktime_get_ns();
 
+	WRITE_ONCE(slow.deleting, 1);
 	del_timer_sync(&slow.timer);
 	u64 dt = ktime_get_ns() - t0;
 
@@ -234,7 +251,7 @@ KTEST(timer_del_sync)
 	slow.delay_ns = 2 * NSEC_PER_MSEC;
 	preempt_disable();
 	arm_slow_timer(&slow);
-	del_timer_sync(&slow.timer);
+	del_timer_sync(&slow.timer);	/* deleting is still 1 */
 	preempt_enable();
 	msleep(5);
 	bad |= KT_EXPECT(!READ_ONCE(slow.started) && slow.timer.cpu == -1,
