@@ -195,7 +195,13 @@ KTEST(idle_wake_latency)
 	for (int i = 0; i < 21; i++) {
 		while (!READ_ONCE(sleeper_ready))
 			msleep(1);
-		msleep(5);	/* the CPU goes tickless idle */
+		/*
+		 * Until the CPU is in its idle sleep: not a fixed 5 ms,
+		 * which a host stall of that vCPU outlasts.
+		 */
+		for (int t = 0; t < HOST_STALL_MS &&
+				!READ_ONCE(per_cpu_area(cpu)->in_idle); t++)
+			msleep(1);
 		bad |= KT_EXPECT(per_cpu_area(cpu)->in_idle,
 				 "cpu%d not idle before the wake-up", cpu);
 		woke_at = 0;

@@ -124,11 +124,13 @@ static int ct_one(int target, bool nmi, long want_nesting, int want_steps,
 	return fail;
 }
 
-static volatile int spin_stop;
+static volatile int spin_stop, spin_running;
 
 static void spin_fn(void *arg)
 {
 	(void)arg;
+	/* Release: the test reads the target's state only after this. */
+	smp_store_release(&spin_running, 1);
 	while (!READ_ONCE(spin_stop))
 		arch_cpu_relax();
 }
@@ -165,8 +167,19 @@ KTEST(rcu_tree_ct_handlers)
 			break;
 		}
 	spin_stop = 0;
+	spin_running = 0;
 	kthread_run(spinner, NULL, busy, "ct-spinner");
-	msleep(5);
+	/*
+	 * Until the spinner runs: a fixed 5 ms sleep was too short for a
+	 * host that stalled the target's vCPU, and the "busy" CPU was
+	 * still idle to RCU (nmi_nesting 1, the counter stepped).
+	 */
+	if (KT_EXPECT(wait_flag(&spin_running, HOST_STALL_MS),
+		      "the spinner ran on cpu%d", busy)) {
+		WRITE_ONCE(spin_stop, 1);
+		unregister_nmi_handler(ct_probe_nmi);
+		return 1;
+	}
 	for (int i = 0; i < 20 && !fail; i++)
 		fail |= ct_one(busy, i & 1, CT_NESTING_IRQ_NONIDLE + 2, 0,
 			       i & 1 ? "NMI on busy cpu" : "IRQ on busy cpu");
