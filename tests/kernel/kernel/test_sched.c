@@ -74,7 +74,16 @@ static int roamer(void *arg)
 	struct task *self = current;
 
 	kthread_set_roaming(self, 1);
-	busy_wait_ns(100 * NSEC_PER_MSEC);
+	/*
+	 * Run until a slice's end has moved it (up to HOST_STALL_MS), not
+	 * a fixed 100 ms: a host that stalled this vCPU through all of it
+	 * left no tick inside, and the task had run on one CPU.
+	 */
+	for (u64 t0 = ktime_get_ns();
+	     cpumask_weight(&self->ran_on_mask) < 2 &&
+	     ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC;)
+		busy_wait_ns(NSEC_PER_MSEC);
+	kthread_set_roaming(self, 0);
 	/* The weight is settled: this task runs nowhere else now. */
 	WRITE_ONCE(*(int *)arg, (int)cpumask_weight(&self->ran_on_mask));
 	return 0;
@@ -89,7 +98,7 @@ KTEST(sched_migrate)
 		return KTEST_SKIP;
 	}
 	kthread_run(roamer, &n, ANY_CPU, "roamer");
-	for (int i = 0; i < 200 && !READ_ONCE(n); i++)
+	for (int i = 0; i < HOST_STALL_MS / 10 + 200 && !READ_ONCE(n); i++)
 		msleep(10);
 	ktap_diag("a roaming thread ran on %d CPUs", n);
 	return KT_EXPECT(n >= 2, "ran on %d CPUs", n);

@@ -305,8 +305,15 @@ static volatile int roamer_migrations, roamer_rounds, roamer_bad;
 
 static int migrating_reader(void *p)
 {
+	u64 t0 = ktime_get_ns();
+
 	(void)p;
-	for (int i = 0; i < 40; i++) {
+	/*
+	 * 40 readers, and more until one has migrated (up to HOST_STALL_MS):
+	 * a host that stalls this vCPU can take every tick out of 40.
+	 */
+	for (int i = 0; i < 40 || (!roamer_migrations && ktime_get_ns() - t0 <
+				       HOST_STALL_MS * NSEC_PER_MSEC); i++) {
 		struct obj *o;
 		int from, to;
 
