@@ -294,6 +294,17 @@ int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns)
 			       g->cpu, gap, want_us);
 }
 
+void wait_others_tickless_idle(int self)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != self && !wait_tickless_idle(cpu))
+			ktap_diag("cpu%d not tickless-idle after %d ms", cpu,
+				  HOST_STALL_MS);
+	msleep(20);
+}
+
 bool wait_tickless_idle(int cpu)
 {
 	struct percpu *pc = per_cpu_area(cpu);

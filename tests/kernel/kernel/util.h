@@ -38,6 +38,12 @@ void preempted_wait_ms(unsigned int ms);
  */
 bool wait_tickless_idle(int cpu);
 /*
+ * wait_tickless_idle() for every online CPU but self (a diagnostic names
+ * any that never got there), then 20 ms more: for tests that count what
+ * idle CPUs take while this one works.
+ */
+void wait_others_tickless_idle(int self);
+/*
  * A CPU's tick intervals over a whole measuring window, copied from its
  * 64-entry ring (stats.tick_gap_us) by tick_gaps_harvest() at least every
  * TICK_HARVEST_MS.  The ring alone held the window's last 64 ms: a host

@@ -549,7 +549,7 @@ KTEST(rcu_idle_cpus_excused)
 {
 	struct cpu_counts *before, sum;
 	struct rcu_stats_snapshot s0, s1;
-	int self, cpu, noisy, fail = 0;
+	int self, noisy, fail = 0;
 	u64 t0, gps, lat_n, lat_1, tk_n, tk_1;
 
 	if (num_online_cpus() < 2) {
@@ -564,11 +564,7 @@ KTEST(rcu_idle_cpus_excused)
 	 * not for a fixed 20 ms, which a loaded host outlasted (an idle CPU
 	 * then took its last tick inside the window).
 	 */
-	for_each_online_cpu(cpu)
-		if (cpu != self && !wait_tickless_idle(cpu))
-			ktap_diag("cpu%d not tickless-idle after %d ms", cpu,
-				  HOST_STALL_MS);
-	msleep(20);
+	wait_others_tickless_idle(self);
 	before = cpu_counts_snap();
 	rcu_stats_get(&s0);
 	t0 = ktime_get_ns();

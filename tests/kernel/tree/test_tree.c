@@ -185,7 +185,7 @@ KTEST(rcu_tree_idle_leaves)
 	self = raw_smp_processor_id();
 	preempt_enable();
 	mine = rcu_tree_data[self].mynode;
-	msleep(20);	/* let the other CPUs settle into idle */
+	wait_others_tickless_idle(self);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		reads0[cpu] = READ_ONCE(rcu_tree_data[cpu].n_fqs_reads);
 		excused0[cpu] = READ_ONCE(rcu_tree_data[cpu].n_fqs_excused);

@@ -50,7 +50,7 @@ static int quiet_gps(int self, bool exp)
 	u64 ipis0, t0, n;
 	int fail;
 
-	msleep(20);	/* let the other CPUs settle into idle */
+	wait_others_tickless_idle(self);
 	before = cpu_counts_snap();
 	ipis0 = exp_ipis_others(self);
 	rcu_stats_get(&s0);
