@@ -229,20 +229,18 @@ int rcu_try_flip_waitack_needed(int cpu)
 	smp_mb();
 
 	/*
-	 * If the CPU remained in dynticks mode for the entire time
-	 * and didn't take any interrupts, NMIs, SMIs, or whatever,
-	 * then it cannot be in the middle of an __rcu_read_lock(), so
-	 * the next __rcu_read_lock() it executes must use the new value
-	 * of the counter.  So we can safely pretend that this CPU
-	 * already acknowledged the counter.
+	 * Idle at the snapshot and untouched since (no handler of any
+	 * kind stepped the counter): no reader of this CPU is in flight,
+	 * and its next __rcu_read_lock() will load the flipped index.
+	 * Count the flip as acknowledged.
 	 */
 	if ((curr == snap) && ((curr & 0x1) == 0))
 		return 0;
 
 	/*
-	 * If the CPU passed through or entered a dynticks idle phase with
-	 * no active irq handlers, then, as above, we can safely pretend
-	 * that this CPU already acknowledged the counter.  Test curr, not
+	 * Gone through idle since the snapshot (more than one step), or
+	 * idle with no handler running now: the same holds, so count the
+	 * flip as acknowledged here too.  Test curr, not
 	 * snap: an even snap means the CPU *started* idle, which says
 	 * nothing about now; the article's liveness model found that
 	 * testing snap waits forever for a CPU that went idle after the
@@ -251,7 +249,7 @@ int rcu_try_flip_waitack_needed(int cpu)
 	if ((curr - snap) > 2 || (curr & 0x1) == 0)
 		return 0;
 
-	/* We need this CPU to explicitly acknowledge the counter flip. */
+	/* Running, or in a handler: wait for its own acknowledgement. */
 	return 1;
 }
 
@@ -278,23 +276,20 @@ int rcu_try_flip_waitmb_needed(int cpu)
 	smp_mb();
 
 	/*
-	 * If the CPU remained in dynticks mode for the entire time
-	 * and didn't take any interrupts, NMIs, SMIs, or whatever,
-	 * then it cannot have executed an RCU read-side critical
-	 * section during that time, so there is no need for it to
-	 * execute a memory barrier.
+	 * Idle at the snapshot and untouched since: the CPU ran no reader
+	 * in that time, so it owes no memory barrier.
 	 */
 	if ((curr == snap) && ((curr & 0x1) == 0))
 		return 0;
 
 	/*
-	 * If the CPU either entered or exited an outermost interrupt,
-	 * SMI, NMI, or whatever handler, then we know that it executed
-	 * a memory barrier when doing so.  So we don't need another one.
+	 * Any step of the counter is an entry to or exit from idle or an
+	 * outermost handler, each of which executes a memory barrier: the
+	 * one owed has happened.
 	 */
 	if (curr != snap)
 		return 0;
 
-	/* We need the CPU to execute a memory barrier. */
+	/* Still in the same non-idle stretch: wait for its barrier. */
 	return 1;
 }
