@@ -175,26 +175,33 @@ void *kmalloc(size_t size)
 	return h + 1;
 }
 
-size_t kmalloc_block_size(const void *p)
+/* p's header, or a panic naming caller if p is no live kmalloc() block. */
+static struct km_header *km_header_of(const void *p, const char *caller)
 {
-	const struct km_header *h = (const struct km_header *)p - 1;
+	struct km_header *h = (struct km_header *)p - 1;
 
 	if (h->magic != KM_MAGIC || h->class > KM_CLASSES)
-		panic("kmalloc_block_size(%p): not a kmalloc block", p);
+		panic("%s(%p): not a kmalloc block (double free?)", caller, p);
+	return h;
+}
+
+size_t kmalloc_block_size(const void *p)
+{
+	const struct km_header *h = km_header_of(p, __func__);
+
 	return h->class == KM_CLASSES ? h->npages * PAGE_SIZE :
 					1UL << (h->class + KM_MIN_SHIFT);
 }
 
 void kfree(void *p)
 {
-	struct km_header *h = (struct km_header *)p - 1;
+	struct km_header *h;
 	unsigned long flags;
 	u32 class;
 
 	if (!p)
 		return;
-	if (h->magic != KM_MAGIC || h->class > KM_CLASSES)
-		panic("kfree(%p): not a kmalloc block (double free?)", p);
+	h = km_header_of(p, __func__);
 	h->magic = 0;
 	class = h->class;
 	if (class == KM_CLASSES) {

@@ -246,13 +246,19 @@ static bool fwd_wait_gp(unsigned long c)
 	return true;
 }
 
-static u64 fwd_allocated(void)
+/* One u64 field of struct fwd_cpu (its offsetof()), summed over the CPUs. */
+static u64 fwd_sum(size_t field)
 {
 	u64 n = 0;
 
 	for (int i = 0; i < NR_CPUS; i++)
-		n += fwd.cpu[i].allocated;
+		n += READ_ONCE(*(u64 *)((char *)&fwd.cpu[i] + field));
 	return n;
+}
+
+static u64 fwd_allocated(void)
+{
+	return fwd_sum(offsetof(struct fwd_cpu, allocated));
 }
 
 /*
@@ -304,20 +310,12 @@ static int fwd_stop(void)
 
 static u64 fwd_queued(void)
 {
-	u64 n = 0;
-
-	for (int i = 0; i < NR_CPUS; i++)
-		n += READ_ONCE(fwd.cpu[i].queued);
-	return n;
+	return fwd_sum(offsetof(struct fwd_cpu, queued));
 }
 
 static u64 fwd_throttled(void)
 {
-	u64 n = 0;
-
-	for (int i = 0; i < NR_CPUS; i++)
-		n += READ_ONCE(fwd.cpu[i].throttled);
-	return n;
+	return fwd_sum(offsetof(struct fwd_cpu, throttled));
 }
 
 static u64 per_s(u64 n, u64 ns)
