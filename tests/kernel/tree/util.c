@@ -60,13 +60,26 @@ static int held_reader(void *arg)
 		held_unlock_in_region();
 		preempt_enable();
 		break;
-	default:
+	default: {
+		/* The reader is pinned: this CPU's counts stay its own. */
+		struct cpu_stats *st = &this_cpu()->stats;
+		u64 irqs = READ_ONCE(st->irqs);
+		u64 sw = READ_ONCE(current->nr_switches);
+
 		rcu_read_unlock();
 		held.left_at_unlock =
 			!READ_ONCE(current->rcu_read_unlock_special.b.blocked);
+		/*
+		 * A tick or a context switch between the unlock and the
+		 * look does the slow path's work itself (the deferred
+		 * quiescent state): then the look proves nothing.
+		 */
+		held.disturbed_at_unlock = READ_ONCE(st->irqs) != irqs ||
+					   READ_ONCE(current->nr_switches) != sw;
 		/* Release: the finding before the flag the test acquires. */
 		smp_store_release(&held.unlocked, 1);
 		break;
+	}
 	}
 	if (held.unlock != HELD_UNLOCK) {
 		/* Release: the region's end before the time the test reads. */
@@ -83,6 +96,7 @@ void held_start(int cpu, bool preempt)
 	held.region_release = held.exit = 0;
 	held.region_end_ns = 0;
 	held.left_at_unlock = held.blocked_in_region = false;
+	held.disturbed_at_unlock = false;
 	held.preempt = preempt;
 	held.task = kthread_run(held_reader, NULL, cpu, "held-reader");
 	while (!smp_load_acquire(&held.started))

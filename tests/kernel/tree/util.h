@@ -58,6 +58,7 @@ struct held_reader {
 	 * blkd_tasks?  The others, is it still on them (deferred)?
 	 */
 	bool left_at_unlock, blocked_in_region;
+	bool disturbed_at_unlock;	/* a tick or a switch came between */
 	/*
 	 * The others: when the region ended (guest ns).  Then the reader
 	 * spins, busy and preemptible, until exit: it neither switches nor
