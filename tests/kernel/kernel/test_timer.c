@@ -197,6 +197,12 @@ static void arm_slow_timer(void *arg)
 	preempt_enable();
 }
 
+static int arm_slow_timer_thread(void *arg)
+{
+	arm_slow_timer(arg);
+	return 0;
+}
+
 KTEST(timer_del_sync)
 {
 	int other = -1, cpu, bad = 0;
@@ -213,7 +219,14 @@ KTEST(timer_del_sync)
 	slow.started = slow.finished = slow.release = slow.deleting = 0;
 	slow.delay_ns = 2 * NSEC_PER_MSEC;
 	WRITE_ONCE(del_timer_sync_hook, slow_timer_release);
-	run_on_cpu(other, arm_slow_timer, &slow);
+	/*
+	 * Armed by a thread of its own, not run_on_cpu(): the function
+	 * spins in the timer interrupt on top of whatever armed it, and a
+	 * run_on_cpu() helper that the host stalled past the 2 ms was
+	 * still unfinished under it, so the test waited on the helper and
+	 * never released the function (a hard lockup, quiet host).
+	 */
+	kthread_run(arm_slow_timer_thread, &slow, other, "arm-slow-timer");
 	bad |= KT_EXPECT(wait_flag(&slow.started, HOST_STALL_MS),
 			 "the 2 ms timer did not start on cpu%d in 5 s", other);
 	WRITE_ONCE(slow.deleting, 1);
