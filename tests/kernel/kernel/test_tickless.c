@@ -199,10 +199,8 @@ KTEST(idle_wake_latency)
 		 * Until the CPU is in its idle sleep: not a fixed 5 ms,
 		 * which a host stall of that vCPU outlasts.
 		 */
-		for (int t = 0; t < HOST_STALL_MS &&
-				!READ_ONCE(per_cpu_area(cpu)->in_idle); t++)
-			msleep(1);
-		bad |= KT_EXPECT(per_cpu_area(cpu)->in_idle,
+		bad |= KT_EXPECT(wait_flag(&per_cpu_area(cpu)->in_idle,
+					   HOST_STALL_MS),
 				 "cpu%d not idle before the wake-up", cpu);
 		woke_at = 0;
 		sleeper_ready = i == 20 ? 2 : 0;
