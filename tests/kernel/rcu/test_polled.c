@@ -6,14 +6,17 @@
  * readers that began after it did (both flavours, for
  * get_state_synchronize_rcu() and start_poll_synchronize_rcu()).
  *
- * A reader R1 on another CPU holds a grace period G1 open (a callback of
- * ours asked for G1).  Once G1 is under way and this CPU has passed a
+ * A reader R1 on another CPU holds a grace period G1 open: G1 is the
+ * first to start after R1 began (a callback of ours asks for it), so it
+ * must wait for R1.  Once G1 is under way and this CPU has passed a
  * quiescent state for it, we begin reader R2 and take the cookie inside
  * it, then release R1: G1 may end while R2 holds on, and when it does
  * the cookie must still be undone, since R2 was running when it was
  * taken.  After R2's unlock the cookie is done within two more grace
- * periods.  A round in which no grace period ended while R2 held on
- * tested nothing; every kind of cookie needs one that did.
+ * periods.  A round in which G1 did not end while R2 held on tested
+ * nothing; every kind of cookie needs one that did.  G1 is told apart
+ * by number (rcu_stats_get()): a grace period already under way when R1
+ * began need not wait for R1 and may end under R2 too.
  */
 #include "asm/arch.h"
 #include "kernel/ktap.h"
@@ -25,13 +28,8 @@
 #include "tests/kernel/kernel/util.h"
 
 #define POLLED_ROUNDS		3	/* per kind of cookie */
-/* Long enough for G1 to begin and this CPU to report for it (ticks). */
+/* Long enough, once G1 began, for this CPU to report for it (ticks). */
 #define POLLED_SETTLE_MS	20
-/*
- * G1 ends within milliseconds of R1's unlock; a round whose host stalls
- * longer than this only goes uncovered (it judges nothing).
- */
-#define POLLED_G1_MAX_MS	1000
 
 /*
  * R1, one thread for every round: a reader for each round it is given.
@@ -87,9 +85,29 @@ static bool polled_wait(volatile int *v, int want)
 	return true;
 }
 
+/* Grace periods started (completed, if !started) so far. */
+static u64 polled_gps(bool started)
+{
+	struct rcu_stats_snapshot st;
+
+	rcu_stats_get(&st);
+	return started ? st.flips : st.gp_completed;
+}
+
+/* Spin until grace period nr has started (completed), up to HOST_STALL_MS. */
+static bool polled_gp_wait(u64 nr, bool started)
+{
+	u64 t0 = ktime_get_ns();
+
+	while (polled_gps(started) < nr)
+		if (ktime_get_ns() - t0 > HOST_STALL_MS * NSEC_PER_MSEC)
+			return false;
+	return true;
+}
+
 /*
  * One round.  start: the cookie is start_poll's, else get_state's.
- * *covered counts the rounds in which a grace period ended under R2.
+ * *covered counts the rounds in which G1 ended under R2.
  */
 static int polled_round(int round, bool start, int *covered)
 {
@@ -97,26 +115,28 @@ static int polled_round(int round, bool start, int *covered)
 	const char *kind = start ? "start_poll" : "get_state";
 	unsigned long cookie;
 	int fail = 0;
+	u64 g1_nr;
 	long g;
-	u64 t0;
 
 	WRITE_ONCE(polled_g1_done, 0);
 	smp_store_release(&r1.round, round);
 	if (KT_EXPECT(polled_wait(&r1.started, round), "R1 started"))
 		return 1;
+	/* R1's reader began before this read: the next to start is G1. */
+	g1_nr = polled_gps(true) + 1;
 	call_rcu(&g1, polled_g1_cb);
+	if (KT_EXPECT(polled_gp_wait(g1_nr, true),
+		      "a grace period starts within %d ms of call_rcu()",
+		      HOST_STALL_MS))
+		return 1;
 	msleep(POLLED_SETTLE_MS);
 	rcu_read_lock();
 	g = rcu_batches_completed();
 	cookie = start ? start_poll_synchronize_rcu() :
 			 get_state_synchronize_rcu();
 	smp_store_release(&r1.release, round);
-	/* Inside R2: wait for a grace period to end (G1, once R1 is out). */
-	t0 = ktime_get_ns();
-	while (rcu_batches_completed() == g &&
-	       ktime_get_ns() - t0 < POLLED_G1_MAX_MS * NSEC_PER_MSEC)
-		arch_cpu_relax();
-	if (rcu_batches_completed() != g) {
+	/* Inside R2: wait for G1 to end, which it can once R1 is out. */
+	if (polled_gp_wait(g1_nr, false)) {
 		(*covered)++;
 		fail |= KT_EXPECT(!poll_state_synchronize_rcu(cookie),
 				  "%s cookie %lu, taken under a reader during a grace period, done once that grace period ended (completed %ld -> %ld), the reader still running",
@@ -149,15 +169,18 @@ KTEST(rcu_polled_during_gp)
 	}
 	r1.round = r1.started = r1.release = r1.done = r1.quit = 0;
 	kthread_run(polled_r1, NULL, r1_cpu, "rcu_polled_r1");
-	for (int k = 0; k < 2 && !fail; k++)
+	/* A kind none of whose rounds was covered fails before the next. */
+	for (int k = 0; k < 2 && !fail; k++) {
 		for (int i = 0; i < POLLED_ROUNDS && !fail; i++)
 			fail |= polled_round(++round, k, &covered[k]);
+		if (!fail)
+			fail |= KT_EXPECT(covered[k],
+					  "G1 (first to start after R1 began) never ended under the reader in %d %s rounds: nothing tested",
+					  POLLED_ROUNDS,
+					  k ? "start_poll" : "get_state");
+	}
 	WRITE_ONCE(r1.quit, 1);
-	for (int k = 0; k < 2 && !fail; k++)
-		fail |= KT_EXPECT(covered[k],
-				  "no grace period ended under the reader in %d %s rounds: nothing tested",
-				  POLLED_ROUNDS, k ? "start_poll" : "get_state");
-	ktap_diag("R1 on cpu %d; rounds with a grace period ended under the cookie's reader: get_state %d of %d, start_poll %d of %d (rcu=%s%s)",
+	ktap_diag("R1 on cpu %d; rounds in which G1 ended under the cookie's reader: get_state %d of %d, start_poll %d of %d (rcu=%s%s)",
 		  r1_cpu, covered[0], POLLED_ROUNDS, covered[1], POLLED_ROUNDS,
 		  rcu_flavor_name(),
 		  rcu_has_start_poll() ? "" : ": start_poll is get_state");
