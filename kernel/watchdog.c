@@ -114,9 +114,17 @@ static void watchdog_nmi(void)
 	WRITE_ONCE(nmi_backtrace_done, 1);
 }
 
+/*
+ * How long to wait for the locked-up CPU's backtrace.  An NMI gets through
+ * a hard lockup, so only a CPU that cannot take one, or a host that has not
+ * run that vCPU, makes us wait: under TCG on a loaded host 500 ms lost the
+ * backtrace (guest time is host time), so this bounds a host stall.
+ */
+#define WATCHDOG_BACKTRACE_WAIT_MS	5000
+
 static void hard_lockup_report(int cpu, u64 now)
 {
-	u64 end = now + 500 * NSEC_PER_MSEC;
+	u64 end = now + WATCHDOG_BACKTRACE_WAIT_MS * NSEC_PER_MSEC;
 
 	printk("Watchdog detected hard LOCKUP on cpu %d: no interrupt for %llu ms, not idle, running %s\n",
 	       cpu, (unsigned long long)((now - lockup[cpu].since_ns) /
@@ -128,8 +136,8 @@ static void hard_lockup_report(int cpu, u64 now)
 	while (!READ_ONCE(nmi_backtrace_done) && ktime_get_ns() < end)
 		arch_cpu_relax();
 	if (!READ_ONCE(nmi_backtrace_done))
-		printk("watchdog: cpu %d did not answer the backtrace NMI in 500 ms\n",
-		       cpu);
+		printk("watchdog: cpu %d did not answer the backtrace NMI in %d ms\n",
+		       cpu, WATCHDOG_BACKTRACE_WAIT_MS);
 	WRITE_ONCE(nmi_backtrace_cpu, -1);
 	lockup[cpu].reported = 1;
 	kernel_report_done("Hard LOCKUP", false);
