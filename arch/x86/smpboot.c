@@ -20,7 +20,13 @@
 
 #define TRAMPOLINE_BASE	0x8000
 #define ARGS_OFFSET	0x800		/* ARGS_OFFSET in boot/trampoline.asm */
-#define AP_TIMEOUT_MS	2000
+/*
+ * How long an AP may take to answer, and then to come online.  A real AP
+ * answers within microseconds; under TCG a loaded host may not run the
+ * new vCPU for seconds of guest time (which is host time), so this bounds
+ * a host stall, as the tests' HOST_STALL_MS does.
+ */
+#define AP_TIMEOUT_MS	5000
 
 /* Layout shared with boot/trampoline.asm; see the comment there. */
 struct ap_boot_args {
