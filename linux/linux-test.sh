@@ -378,6 +378,15 @@ build() { # $1 = label, $2 = tree (default $src)
 	# shellcheck disable=SC2034 # read by with_progress
 	PROGRESS="echo \$(grep -c '^  CC' '$out/build-$1.log') files compiled"
 	kmake_logged() { (cd "$tree" && kmake bzImage modules) >"$out/build-$1.log" 2>&1; }
+	# A build that was stopped (an interrupted make test) can leave a
+	# half-written archive whose next incremental link fails with
+	# "multiple definition" errors: the marker says so, and such a tree
+	# is cleaned first (.config and ccache are kept).
+	if [ -e "$tree/.dynrcu-building" ]; then
+		log "build $1: the last build in $tree did not finish: make clean first"
+		(cd "$tree" && make ARCH=x86_64 clean) >"$out/clean-$1.log" 2>&1
+	fi
+	touch "$tree/.dynrcu-building"
 	if ! with_progress "build $1" "a cold build compiles about 1050 files, 8 to 13 min on 2 cores; with a warm ccache about 1 min" \
 		kmake_logged "$1"; then
 		PROGRESS=
@@ -385,6 +394,7 @@ build() { # $1 = label, $2 = tree (default $src)
 		tail -20 "$out/build-$1.log"
 		return 1
 	fi
+	rm -f "$tree/.dynrcu-building"
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
