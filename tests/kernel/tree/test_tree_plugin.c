@@ -15,6 +15,11 @@
  *                               enables preemption: neither its tick nor
  *                               the expedited IPI reports a quiescent
  *                               state inside the region
+ *   rcu_tree_reader_region      the same for a CPU that spins inside a
+ *                               reader, normal grace period only: no
+ *                               tick frees its bit before a context
+ *                               switch queues it, holding the grace
+ *                               period, on blkd_tasks
  * rcu_tree_blocked_reader (test_tree.c) checks the fully enabled unlock.
  */
 #include "asm/arch.h"
@@ -189,56 +194,137 @@ KTEST(rcu_tree_deferred_qs)
 
 /* ------------------------------------------------------------------ */
 
+/* The region a spinner holds: preemption off outside any reader, or a reader. */
+enum region_kind { REGION_PREEMPT_OFF, REGION_READER };
+
+/* What a reader saw once its leaf had the round's grace period. */
+enum reader_seen {
+	SEEN_NOTHING,		/* its bit stayed set, it was never queued */
+	SEEN_QUEUED,		/* queued holding the grace period: its bit free */
+	SEEN_CLEARED,		/* its bit cleared while it was not queued: a bug */
+	SEEN_NOT_HOLDING,	/* queued after its bit cleared: a bug */
+};
+
 static struct {
 	volatile int started, release, done;
+	volatile int armed;	/* c is set: watch for it in the leaf */
 	volatile u64 region_end_ns;
+	enum region_kind kind;
+	unsigned long c;	/* the round's grace period */
+	enum reader_seen seen;
+	bool queued_early;	/* queued before its leaf had c */
+	u64 switches0;		/* the spinner's nr_switches as it began */
 	struct exp_wait ew;
 } po;
 
-/* Outside any reader, preemption off until released. */
-static int preempt_off_spinner(void *arg)
+/*
+ * A reader watches itself, from its own CPU, between interrupts.  Once
+ * its leaf has the round's grace period, its bit there may be freed only
+ * by a context switch that queues it on blkd_tasks first, holding that
+ * grace period (FQS asks for such a switch once the grace period is
+ * RCU_SCHED_QS_MS old).  A tick that wrongly reports frees the bit with
+ * the reader unqueued, seen here right after the tick returns; if that
+ * same tick also asked for the switch, the reader is queued after its
+ * bit was freed and does not hold the grace period, also seen here.
+ * Only a reader queued before its leaf had the grace period (it then
+ * holds it from the start) leaves the tick unjudged.
+ */
+static void reader_watch(void)
+{
+	struct task *t = current;
+	struct rcu_node *rnp = rcu_tree_data[raw_smp_processor_id()].mynode;
+	unsigned long grpmask = rcu_tree_data[raw_smp_processor_id()].grpmask;
+	bool queued = READ_ONCE(t->rcu_read_unlock_special.b.blocked);
+
+	if (po.seen != SEEN_NOTHING)
+		return;
+	/* Acquire: pairs with the test's release, c before armed. */
+	if (!smp_load_acquire(&po.armed) || !leaf_has_gp(rnp, po.c)) {
+		if (queued)
+			po.queued_early = true;
+		return;
+	}
+	/*
+	 * The leaf's gp_seq (above) before its qsmask: rcu_gp_init() sets
+	 * qsmask, then gp_seq, and x86 keeps both stores and both loads
+	 * in order; this orders our side for the compiler.
+	 */
+	smp_rmb();
+	if (queued)
+		po.seen = t->rcu_blocks_gp ? SEEN_QUEUED : SEEN_NOT_HOLDING;
+	else if (!(READ_ONCE(rnp->qsmask) & grpmask))
+		po.seen = SEEN_CLEARED;
+}
+
+/* Holds a region of kind po.kind until released. */
+static int region_spinner(void *arg)
 {
 	u64 t0;
 
 	(void)arg;
-	preempt_disable();
+	if (po.kind == REGION_READER)
+		rcu_read_lock();
+	else
+		preempt_disable();
+	po.switches0 = current->nr_switches;
 	/* Release/acquire: a flag each way, nothing else to order. */
 	smp_store_release(&po.started, 1);
 	t0 = ktime_get_ns();
 	while (!smp_load_acquire(&po.release) &&
-	       ktime_get_ns() - t0 < HELD_REGION_MAX_MS * NSEC_PER_MSEC)
+	       ktime_get_ns() - t0 < HELD_REGION_MAX_MS * NSEC_PER_MSEC) {
+		if (po.kind == REGION_READER)
+			reader_watch();
 		arch_cpu_relax();
+	}
 	/* Release: the region's end before the time the test reads. */
 	smp_store_release(&po.region_end_ns, ktime_get_ns());
-	preempt_enable();
+	if (po.kind == REGION_READER)
+		rcu_read_unlock();
+	else
+		preempt_enable();
 	smp_store_release(&po.done, 1);
 	return 0;
 }
 
-KTEST(rcu_tree_preempt_off_region)
+/*
+ * One round: a spinner holds a region of kind on cpu, a normal grace
+ * period (and an expedited one if exp) starts inside it, and none may
+ * end before the region does, while the region takes three ticks (and
+ * the expedited IPI).  A reader watches its own bit (reader_watch());
+ * *judged says whether its round could show a tick's wrong report.  The
+ * expedited IPI asks a reader's CPU for a switch at once, so a reader's
+ * round has none.
+ */
+static int region_round(int cpu, enum region_kind kind, bool exp,
+			const char *what, bool *judged)
 {
-	int fail = 0, cpu, self = raw_smp_processor_id();
+	int fail = 0, self = raw_smp_processor_id();
 	u64 ticks0, ipis0, t0, ticks, ipis;
 	long long us, us_exp;
 	unsigned long c;
-	struct rcu_tree_data *rdp;
-	struct rcu_node *rnp;
+	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+	struct rcu_node *rnp = rdp->mynode;
+	bool reader = kind == REGION_READER;
+	struct task *t;
 
-	TREE_ONLY();
-	cpu = other_cpu();
-	if (cpu < 0) {
-		ktap_diag("needs a CPU other than ours and the kthread's");
-		return KTEST_SKIP;
-	}
-	rdp = &rcu_tree_data[cpu];
-	rnp = rdp->mynode;
-	po = (typeof(po)){ 0 };
-	kthread_run(preempt_off_spinner, NULL, cpu, "preempt-off");
+	/*
+	 * A reader that began under an older grace period holds that one
+	 * too, and FQS has it queued once it is RCU_SCHED_QS_MS old, before
+	 * the round's own grace period starts: begin with none in flight.
+	 */
+	if (reader)
+		synchronize_rcu();
+	po = (typeof(po)){ .kind = kind };
+	t = kthread_run(region_spinner, NULL, cpu, "region");
 	fail |= KT_EXPECT(wait_flag(&po.started, HOST_STALL_MS),
-			  "the spinner started");
+			  "%s: the spinner started", what);
 	ipis0 = READ_ONCE(rdp->exp_ipis);
 	c = start_poll_synchronize_rcu();
-	kthread_run(exp_waiter, &po.ew, self, "exp-waiter");
+	po.c = c;
+	/* Release: pairs with the reader's acquire (c before the flag). */
+	smp_store_release(&po.armed, 1);
+	if (exp)
+		kthread_run(exp_waiter, &po.ew, self, "exp-waiter");
 	/*
 	 * Ticks count from the moment cpu's leaf has the grace period of c
 	 * in progress: a tick that took the region for a quiescent state
@@ -249,8 +335,8 @@ KTEST(rcu_tree_preempt_off_region)
 	 * waiter's vCPUs to run.
 	 */
 	fail |= KT_EXPECT(poll_until(leaf_has_gp(rnp, c)),
-			  "cpu%d's leaf never started the grace period of cookie %lu (gp_seq %lu)",
-			  cpu, c, READ_ONCE(rnp->gp_seq));
+			  "%s: cpu%d's leaf never started the grace period of cookie %lu (gp_seq %lu)",
+			  what, cpu, c, READ_ONCE(rnp->gp_seq));
 	ticks0 = READ_ONCE(per_cpu_area(cpu)->stats.ticks);
 	t0 = ktime_get_ns();
 	/*
@@ -263,37 +349,97 @@ KTEST(rcu_tree_preempt_off_region)
 		msleep(1);
 		ticks = READ_ONCE(per_cpu_area(cpu)->stats.ticks) - ticks0;
 		ipis = READ_ONCE(rdp->exp_ipis) - ipis0;
-	} while ((ticks < 3 || !ipis) &&
+	} while ((ticks < 3 || (exp && !ipis)) &&
 		 ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC);
 	wait_fqs_scans(c);
-	ktap_diag("cpu%d with preemption off: %lu ticks, %lu expedited IPIs",
-		  cpu, ticks, ipis);
-	fail |= KT_EXPECT(ticks >= 3 && ipis,
-			  "cpu%d took %lu ticks in the grace period and %lu expedited IPIs in %d ms, fewer than 3 and 1",
-			  cpu, ticks, ipis, HOST_STALL_MS);
+	ktap_diag("%s: cpu%d took %lu ticks and %lu expedited IPIs", what, cpu,
+		  ticks, ipis);
+	fail |= KT_EXPECT(ticks >= 3 && (!exp || ipis),
+			  "%s: cpu%d took %lu ticks in the grace period and %lu expedited IPIs in %d ms, fewer than 3 and 1",
+			  what, cpu, ticks, ipis, HOST_STALL_MS);
+	/* A reader's bit is judged by the reader itself (reader_watch()). */
 	fail |= KT_EXPECT(!poll_state_synchronize_rcu(c) &&
-			  (READ_ONCE(rnp->qsmask) & rdp->grpmask),
-			  "cpu%d's tick reported a quiescent state with preemption off: %s",
-			  cpu, poll_state_synchronize_rcu(c) ?
+			  (reader || READ_ONCE(rnp->qsmask) & rdp->grpmask),
+			  "cpu%d's tick reported a quiescent state %s: %s",
+			  cpu, what, poll_state_synchronize_rcu(c) ?
 			  "the grace period ended" :
 			  "its bit in its leaf is clear");
-	fail |= KT_EXPECT(!READ_ONCE(po.ew.done) &&
-			  (READ_ONCE(rnp->expmask) & rdp->grpmask),
-			  "cpu%d's expedited IPI reported a quiescent state with preemption off: %s",
-			  cpu, READ_ONCE(po.ew.done) ?
+	fail |= KT_EXPECT(!exp || (!READ_ONCE(po.ew.done) &&
+			  READ_ONCE(rnp->expmask) & rdp->grpmask),
+			  "cpu%d's expedited IPI reported a quiescent state %s: %s",
+			  cpu, what, READ_ONCE(po.ew.done) ?
 			  "the expedited grace period ended" :
 			  "its bit in its leaf's expmask is clear");
 	/* Release: pairs with the spinner's acquire (the flag alone). */
 	smp_store_release(&po.release, 1);
 	fail |= KT_EXPECT(wait_flag(&po.done, HOST_STALL_MS),
-			  "the spinner ended its region");
+			  "%s: the spinner ended its region", what);
+	/* po.seen, po.queued_early: wait_flag()'s acquire of po.done. */
+	*judged = !reader || po.seen >= SEEN_CLEARED ||
+		  (!po.queued_early && po.switches0 == t->nr_switches);
+	if (reader)
+		ktap_diag("%s: %s", what,
+			  po.seen == SEEN_QUEUED ? "queued, holding the grace period" :
+			  po.seen == SEEN_NOTHING ? "never queued" : "a bug");
+	if (reader && !*judged)
+		ktap_diag("%s: queued before its leaf had the grace period, or switched out: not judged",
+			  what);
+	fail |= KT_EXPECT(po.seen != SEEN_CLEARED,
+			  "cpu%d's tick reported a quiescent state %s: its bit in its leaf cleared while the reader was not queued",
+			  cpu, what);
+	fail |= KT_EXPECT(po.seen != SEEN_NOT_HOLDING,
+			  "cpu%d's tick reported a quiescent state %s: it was queued after its bit cleared, not holding the grace period",
+			  cpu, what);
 	fail |= KT_EXPECT(gp_done_after(c, po.region_end_ns, &us),
-			  "the grace period did not end within %d ms of the region's end",
-			  HOST_STALL_MS);
-	fail |= KT_EXPECT(exp_done_after(&po.ew, po.region_end_ns, &us_exp),
-			  "the expedited grace period did not end within %d ms of the region's end",
-			  HOST_STALL_MS);
-	ktap_diag("after the region: the grace period was seen ended in %lld us, the expedited one in %lld us",
-		  us, us_exp);
+			  "%s: the grace period did not end within %d ms of the region's end",
+			  what, HOST_STALL_MS);
+	us_exp = -1;
+	fail |= KT_EXPECT(!exp ||
+			  exp_done_after(&po.ew, po.region_end_ns, &us_exp),
+			  "%s: the expedited grace period did not end within %d ms of the region's end",
+			  what, HOST_STALL_MS);
+	ktap_diag("%s: after the region: the grace period was seen ended in %lld us",
+		  what, us);
+	if (exp)
+		ktap_diag("%s: the expedited one in %lld us", what, us_exp);
+	return fail;
+}
+
+KTEST(rcu_tree_preempt_off_region)
+{
+	int cpu;
+	bool judged;
+
+	TREE_ONLY();
+	cpu = other_cpu();
+	if (cpu < 0) {
+		ktap_diag("needs a CPU other than ours and the kthread's");
+		return KTEST_SKIP;
+	}
+	/* Nothing can switch a spinner with preemption off: always judged. */
+	return region_round(cpu, REGION_PREEMPT_OFF, true,
+			    "with preemption off", &judged);
+}
+
+/* Rounds of rcu_tree_reader_region, until one is judged. */
+#define READER_REGION_ROUNDS	5
+
+KTEST(rcu_tree_reader_region)
+{
+	int fail = 0, cpu, i;
+	bool judged = false;
+
+	TREE_ONLY();
+	cpu = other_cpu();
+	if (cpu < 0) {
+		ktap_diag("needs a CPU other than ours and the kthread's");
+		return KTEST_SKIP;
+	}
+	for (i = 0; i < READER_REGION_ROUNDS && !judged && !fail; i++)
+		fail |= region_round(cpu, REGION_READER, false,
+				     "inside a reader", &judged);
+	fail |= KT_EXPECT(fail || judged,
+			  "in each of %d rounds the reader was queued before its leaf had the grace period: nothing judged",
+			  READER_REGION_ROUNDS);
 	return fail;
 }
