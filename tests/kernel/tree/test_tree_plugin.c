@@ -234,26 +234,39 @@ static void reader_watch(void)
 	struct task *t = current;
 	struct rcu_node *rnp = rcu_tree_data[raw_smp_processor_id()].mynode;
 	unsigned long grpmask = rcu_tree_data[raw_smp_processor_id()].grpmask;
-	bool queued = READ_ONCE(t->rcu_read_unlock_special.b.blocked);
+	bool has_gp, bit;
 
 	if (po.seen != SEEN_NOTHING)
 		return;
 	/* Acquire: pairs with the test's release, c before armed. */
-	if (!smp_load_acquire(&po.armed) || !leaf_has_gp(rnp, po.c)) {
-		if (queued)
-			po.queued_early = true;
-		return;
-	}
+	has_gp = smp_load_acquire(&po.armed) && leaf_has_gp(rnp, po.c);
 	/*
-	 * The leaf's gp_seq (above) before its qsmask: rcu_gp_init() sets
-	 * qsmask, then gp_seq, and x86 keeps both stores and both loads
-	 * in order; this orders our side for the compiler.
+	 * The leaf's gp_seq before its qsmask: rcu_gp_init() sets qsmask,
+	 * then gp_seq, and x86 keeps both stores and both loads in order;
+	 * this orders our side for the compiler.
 	 */
 	smp_rmb();
-	if (queued)
+	bit = READ_ONCE(rnp->qsmask) & grpmask;
+	/*
+	 * The bit before the queueing: a switch queues the reader before
+	 * its report frees the bit, and both run on this CPU, between two
+	 * of our loads at the most, so a free bit read first means the
+	 * queueing, if there was one, is seen by the load after.
+	 */
+	barrier();
+	if (!READ_ONCE(t->rcu_read_unlock_special.b.blocked)) {
+		if (has_gp && !bit)
+			po.seen = SEEN_CLEARED;
+	} else if (!has_gp) {
+		po.queued_early = true;
+	} else {
+		unsigned long flags;
+
+		/* rcu_gp_init() marks the queued tasks after gp_seq, locked. */
+		spin_lock_irqsave(&rnp->lock, flags);
 		po.seen = t->rcu_blocks_gp ? SEEN_QUEUED : SEEN_NOT_HOLDING;
-	else if (!(READ_ONCE(rnp->qsmask) & grpmask))
-		po.seen = SEEN_CLEARED;
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
 }
 
 /* Holds a region of kind po.kind until released. */
@@ -382,8 +395,9 @@ static int region_round(int cpu, enum region_kind kind, bool exp,
 			  po.seen == SEEN_QUEUED ? "queued, holding the grace period" :
 			  po.seen == SEEN_NOTHING ? "never queued" : "a bug");
 	if (reader && !*judged)
-		ktap_diag("%s: queued before its leaf had the grace period, or switched out: not judged",
-			  what);
+		ktap_diag("%s: not judged: %s", what, po.queued_early ?
+			  "queued before its leaf had the grace period" :
+			  "switched out");
 	fail |= KT_EXPECT(po.seen != SEEN_CLEARED,
 			  "cpu%d's tick reported a quiescent state %s: its bit in its leaf cleared while the reader was not queued",
 			  cpu, what);
@@ -422,7 +436,7 @@ KTEST(rcu_tree_preempt_off_region)
 }
 
 /* Rounds of rcu_tree_reader_region, until one is judged. */
-#define READER_REGION_ROUNDS	5
+#define READER_REGION_ROUNDS	10
 
 KTEST(rcu_tree_reader_region)
 {
