@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build Debian's linux-source-6.12 with the eqstorture patch series, boot it in
+# Build Debian's linux-source-6.12 with the eqs_readers patch series, boot it in
 # QEMU with 4 CPUs, and judge the console the way rcutorture's parse-console.sh
 # does.  Also builds and boots the validation mutants (each expected to be
 # caught for its own reason: its Judge-Error: line),
@@ -20,14 +20,14 @@
 #                          under this machine's paravirtual KVM; see
 #                          docs/linux.md)
 #   DYNRCU_LINUX_JOBS      make -j (default 2)
-#   DYNRCU_LINUX_PARAMS    extra eqstorture.* boot parameters
+#   DYNRCU_LINUX_PARAMS    extra rcutorture.* boot parameters
 #   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant builds and boots
 #   DYNRCU_LINUX_MUTANTS   which of linux/mutants/*.patch to run, by name,
 #                          or "all" (default: the parity mutant and
 #                          rrupt-from-idle-off-by-one; make linux-test-all:
 #                          all)
 #   DYNRCU_LINUX_SCENARIOS which of the series' kvm.sh scenarios
-#                          (tools/testing/selftests/rcutorture/configs/eqs)
+#                          (linux/scenarios)
 #                          to boot, or "all" (default EQS01; make
 #                          linux-test-all: all).  Scenarios whose Kconfig
 #                          fragments are the same share one build.
@@ -71,10 +71,9 @@ patches=("$here"/patches/*.patch)
 mutant_boots=${DYNRCU_LINUX_MUTANT_BOOTS:-1}
 mutants=()
 # The two make test boots: both caught in their first second, on the path
-# from an extended quiescent state into a handler, where only eqstorture
-# sees them.  rrupt-from-idle-off-by-one (grace-period side, a softirq
-# reader hit by an expedited IPI) escaped its one 10 s boot beside
-# make test-under-load: it stays in make linux-test-all, five boots.
+# from an extended quiescent state into a handler, where stock rcutorture
+# sees nothing.  The grace-period-side mutants need long holds and take
+# seconds: they are make linux-test-all's, five boots each.
 quick_mutants="ct-nmi-enter-from-idle-not-watching ct-nmi-exit-no-step-in-nmi"
 mutant_req=${DYNRCU_LINUX_MUTANTS:-$quick_mutants}
 [ "$mutant_req" = all ] &&
@@ -172,16 +171,16 @@ mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
 mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
 
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
-# the series' configs/eqs/CFLIST; group[S] is the first scenario in CFLIST
+# linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
 # with S's Kconfig fragment (those share a build), groups the builds
 # needed.  The first group, EQS01's, builds in $src, and so do the
 # mutants; the others build in git worktrees beside it.
-cfgdir=$src/tools/testing/selftests/rcutorture/configs/eqs
+cfgdir=$here/scenarios
 declare -A group=()
 resolve_scenarios() {
 	local s t all
 	if [ ! -f "$cfgdir/CFLIST" ]; then
-		fail "no $cfgdir/CFLIST: the series must add the eqs scenarios"
+		fail "no $cfgdir/CFLIST: the harness's scenarios are missing"
 		finish
 	fi
 	all=$(grep -v '^#' "$cfgdir/CFLIST")
@@ -398,7 +397,7 @@ build() { # $1 = label, $2 = tree (default $src)
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
-	(cd "$tree" && cp arch/x86/boot/bzImage kernel/torture.ko kernel/rcu/eqstorture.ko "$out/$1/")
+	(cd "$tree" && cp arch/x86/boot/bzImage "$out/$1/")
 	log "build $1: $((t1 - t0)) s"
 	echo "$((t1 - t0))" >"$out/$1/build-seconds"
 }
@@ -481,9 +480,8 @@ fi
 mkinitramfs() { # $1 = label, $2 = build
 	local root=$out/$1/initramfs
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,proc,sys,dev,lib/modules}
+	mkdir -p "$root"/{bin,proc,sys,dev}
 	cp /bin/busybox "$root/bin/busybox"
-	cp "$out/$2/torture.ko" "$out/$2/eqstorture.ko" "$root/lib/modules/"
 	cp "$here/initramfs-init" "$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/$1/initramfs.cpio.gz"
@@ -507,7 +505,7 @@ boot() {
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} eqstorture.shutdown_secs=$secs $extra_params" \
+		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} rcutorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
@@ -521,31 +519,59 @@ boot() {
 for s in "${scenarios[@]}"; do
 	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
 	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params"; then
-		pass "boot $s${params:+ ($params)}: eqstorture SUCCESS"
+		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS"
 	else
-		fail "boot $s${params:+ ($params)}: eqstorture"
+		fail "boot $s${params:+ ($params)}: rcutorture"
 	fi
 done
 # Each mutant, mutant_boots times: caught every time, for its own reason,
-# and how soon after the start of the test (the first "!!!").
+# and how soon after the start of the test (its first error line).  The
+# primary scenario's parameters come first; the mutant's (Boot-Params:)
+# override them.
+scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
 rm -f "$out/mutant-times"
 for m in "${mutants[@]}"; do
 	err=$(mutant_error "$m")
-	mparams=$(mutant_params "$m")
+	mparams="$(scenario_params "$primary") $(mutant_params "$m")"
 	caught=0
 	times=()
 	for ((b = 1; b <= mutant_boots; b++)); do
 		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
-		t=$(sed -n "s/^judge: first '!!!' \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+		t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
 		times+=("${t:-none}")
 	done
-	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first '!!!' after ${times[*]} s"
+	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
 	echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
 	if [ "$caught" = "$mutant_boots" ]; then
-		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first '!!!' after ${times[*]} s)"
+		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after ${times[*]} s)"
 	else
 		fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
 	fi
 done
+
+# --- 9. The same mutants under stock rcutorture (DYNRCU_LINUX_STOCK=1) ------
+# kvm.sh's usual reader settings, the mutant's own non-rcutorture parameters
+# (rcutree.*), no eqs_readers: any failure of the run counts.  The table
+# beside the series' column goes to $out/comparison.md.
+stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
+stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
+if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
+	{
+		echo "| mutant | stock rcutorture | eqs_readers | first error (eqs_readers), s |"
+		echo "|---|---|---|---|"
+	} >"$out/comparison.md"
+	while read -r m ecaught eboots etimes; do
+		sp="$stock_params $(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')"
+		scaught=0
+		for ((b = 1; b <= mutant_boots; b++)); do
+			boot "stock-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$sp" >"$out/mutant-$m/stock-judge-$b.txt"
+			[ $? = 0 ] && scaught=$((scaught + 1))
+		done
+		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots"
+		echo "| $m | $scaught of $mutant_boots | $ecaught of $eboots | $etimes |" >>"$out/comparison.md"
+	done <"$out/mutant-times"
+	cat "$out/comparison.md"
+	pass "stock rcutorture beside eqs_readers: $out/comparison.md"
+fi
 finish
