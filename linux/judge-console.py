@@ -66,6 +66,9 @@ def main():
     ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
+    ap.add_argument("--stopped", action="store_true",
+                    help="the harness stopped QEMU after the first --error "
+                    "line: no verdict line of the test is expected")
     ap.add_argument("--error", default=None,
                     help="with --expect fail: a '!!!' line must match this")
     ap.add_argument("--parse-console", metavar="DIR", default=None,
@@ -141,6 +144,8 @@ def main():
                                              timed_out or crashed)
     if timed_out:
         print("judge: QEMU TIMED OUT")
+    if args.stopped:
+        print("judge: QEMU stopped by the harness after the first error")
     if not ok or timed_out or crashed:
         print("judge: last console lines:")
         for l in lines[-40:]:

@@ -495,13 +495,18 @@ mkinitramfs() { # $1 = label, $2 = build
 # busy-wait loop panics ("IO-APIC + timer doesn't work!") when a loaded
 # host stalls the vCPU through it; it judges the host's speed, not the
 # kernel under test, so it is skipped, as virtual machines commonly do.
+# A boot expected to fail (a mutant) stops $stop_grace s after the
+# console's first line matching ERROR: the verdict is in by then, and the
+# rest of the test would only add time (the judge is told, --stopped).
+stop_grace=3
 boot() {
-	local log=$out/$1/console.log rc t0 t1 secs=$4
+	local log=$out/$1/console.log rc t0 t1 secs=$4 stopped=$out/$1/stopped
 	mkdir -p "$out/$1"
 	mkinitramfs "$1" "$2"
-	rm -f "$log"
+	rm -f "$log" "$stopped"
 	t0=$(date +%s.%N)
 	with_progress "boot $1" "about $((secs + 40)) s: boot, a ${secs} s test, shutdown" \
+		qemu_until "$log" "$([ "$3" = fail ] && echo "${5:-!!!}")" "$stopped" \
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
@@ -509,11 +514,32 @@ boot() {
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
-	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)"
+	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)$([ -f "$stopped" ] && echo ", stopped $stop_grace s after the first error")"
 	python3 "$here/judge-console.py" --expect "$3" --qemu-rc "$rc" \
 		--wall "$(echo "$t1 - $t0" | bc)" \
 		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
+		$([ -f "$stopped" ] && echo --stopped) \
 		${5:+--error "$5"} "$log"
+}
+# qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a
+# line matching it, wait $stop_grace s, stop CMD (SIGTERM: QEMU flushes
+# the console file and exits) and create FLAG.  CMD's exit status.
+qemu_until() {
+	local log=$1 re=$2 flag=$3 pid
+	shift 3
+	"$@" &
+	pid=$!
+	if [ -n "$re" ]; then
+		while kill -0 "$pid" 2>/dev/null; do
+			if [ -f "$log" ] && grep -aqE -- "$re" "$log"; then
+				sleep "$stop_grace"
+				kill -0 "$pid" 2>/dev/null && touch "$flag" && kill "$pid"
+				break
+			fi
+			sleep 0.5
+		done
+	fi
+	wait "$pid"
 }
 
 for s in "${scenarios[@]}"; do

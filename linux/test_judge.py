@@ -63,6 +63,12 @@ CASES = [
     ("a warning beside a clean SUCCESS is a failed run, so a catch",
      GOOD.replace("[   21.942465]", WARN + "[   21.942465]"), "fail",
      ["--error", "rcu_torture_one_read"], True),
+    ("a run stopped after the mutant's error line is a catch",
+     "\n".join(BAD.split("\n")[:2]) + "\n", "fail",
+     ["--stopped", "--error", "Expedited grace period ended under"], True),
+    ("a run stopped after another error line is not",
+     "\n".join(BAD.split("\n")[:2]) + "\n", "fail",
+     ["--stopped", "--error", "Normal grace period ended under"], False),
     ("a matching line in a clean run is not a catch",
      GOOD, "fail", ["--error", "eqs: "], False),
 ]
