@@ -531,7 +531,7 @@ qemu_until() {
 	pid=$!
 	if [ -n "$re" ]; then
 		while kill -0 "$pid" 2>/dev/null; do
-			if [ -f "$log" ] && grep -aqE -- "$re" "$log"; then
+			if [ -f "$log" ] && grep -aqP -- "$re" "$log"; then
 				sleep "$stop_grace"
 				kill -0 "$pid" 2>/dev/null && touch "$flag" && kill "$pid"
 				break
@@ -565,7 +565,7 @@ for m in "${mutants[@]}"; do
 		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
 		t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
-		times+=("${t:-none}")
+		times+=("${t:--}")
 	done
 	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
 	echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
@@ -582,22 +582,31 @@ done
 # beside the series' column goes to $out/comparison.md.
 stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
 stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
+# The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
+mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	{
-		echo "| mutant | stock rcutorture | eqs_readers | first error (eqs_readers), s |"
-		echo "|---|---|---|---|"
+		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (a boot stops $stop_grace s after it)."
+		echo
+		echo "| mutant | original fix | stock rcutorture | first error (s) | eqs_readers | first error (s) |"
+		echo "|---|---|---|---|---|---|"
 	} >"$out/comparison.md"
 	while read -r m ecaught eboots etimes; do
 		sp="$stock_params $(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')"
 		scaught=0
+		stimes=()
 		for ((b = 1; b <= mutant_boots; b++)); do
 			boot "stock-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$sp" >"$out/mutant-$m/stock-judge-$b.txt"
 			[ $? = 0 ] && scaught=$((scaught + 1))
+			t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/stock-judge-$b.txt")
+			stimes+=("${t:--}")
 		done
-		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots"
-		echo "| $m | $scaught of $mutant_boots | $ecaught of $eboots | $etimes |" >>"$out/comparison.md"
+		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots; first error after ${stimes[*]} s"
+		echo "| \`$m\` | $(mutant_fix "$m") | $scaught of $mutant_boots | ${stimes[*]} | $ecaught of $eboots | $etimes |" >>"$out/comparison.md"
 	done <"$out/mutant-times"
 	cat "$out/comparison.md"
-	pass "stock rcutorture beside eqs_readers: $out/comparison.md"
+	# What make docs-figures splices into docs/linux.md.
+	mkdir -p "$here/../build/linux" && cp "$out/comparison.md" "$here/../build/linux/comparison.md"
+	pass "stock rcutorture beside eqs_readers: $out/comparison.md, copied to build/linux/comparison.md"
 fi
 finish
