@@ -66,6 +66,9 @@ def main():
     ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
+    ap.add_argument("--require", default=None,
+                    help="with --expect pass: some console line must "
+                    "match this (what the scenario is there to reach)")
     ap.add_argument("--stopped", action="store_true",
                     help="the harness stopped QEMU after the first --error "
                     "line: no verdict line of the test is expected")
@@ -135,8 +138,12 @@ def main():
         print(f"judge: first error {first_ts - start_ts:.2f} s after Start of test")
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
+    reached = True
+    if args.require:
+        reached = any(re.search(args.require, l) for l in lines)
+        print(f"judge: a line matching /{args.require}/: {reached}")
     if args.expect == "pass":
-        ok = clean and ver_rising and not timed_out and not pc
+        ok = clean and ver_rising and not timed_out and not pc and reached
     else:
         # The bug's later damage may hang or crash the kernel before the
         # test's verdict: the error came first, and the run failed.

@@ -488,9 +488,10 @@ mkinitramfs() { # $1 = label, $2 = build
 }
 
 # --- 8. Boot and judge ---------------------------------------------------------
-# boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS]]: boot BUILD's kernel,
-# console in $out/LABEL, and judge it: EXPECT pass, or fail with a "!!!"
-# line matching ERROR.  PARAMS: the scenario's boot parameters.
+# boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS [REQUIRE]]]: boot BUILD's
+# kernel, console in $out/LABEL, and judge it: EXPECT pass, or fail with
+# a line matching ERROR.  PARAMS: the scenario's boot parameters.
+# REQUIRE: a line a passing run must have (the scenario's .require).
 # no_timer_check: the IO-APIC's check that the timer IRQ arrives within a
 # busy-wait loop panics ("IO-APIC + timer doesn't work!") when a loaded
 # host stalls the vCPU through it; it judges the host's speed, not the
@@ -519,7 +520,7 @@ boot() {
 		--wall "$(echo "$t1 - $t0" | bc)" \
 		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
 		$([ -f "$stopped" ] && echo --stopped) \
-		${5:+--error "$5"} "$log"
+		${7:+--require "$7"} ${5:+--error "$5"} "$log"
 }
 # qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a
 # line matching it, wait $stop_grace s, stop CMD (SIGTERM: QEMU flushes
@@ -544,8 +545,9 @@ qemu_until() {
 
 for s in "${scenarios[@]}"; do
 	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
-	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params"; then
-		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS"
+	require=$(cat "$cfgdir/$s.require" 2>/dev/null)
+	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params" "$require"; then
+		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS${require:+, a line matching /$require/}"
 	else
 		fail "boot $s${params:+ ($params)}: rcutorture"
 	fi
