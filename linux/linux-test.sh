@@ -454,6 +454,10 @@ fi
 for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
 		fail "mutant $m: no Judge-Error: line saying how it must be caught"
+	elif [[ $m == hist-* ]] &&
+	     ! mutant_fix "$m" | grep -qE '^[0-9a-f]{12} \("[^"]+"'; then
+		# A historical mutant names the fix it undoes by id and subject.
+		fail "mutant $m: Original-Fix: is not 'sha12 (\"subject\"...)': $(mutant_fix "$m")"
 	elif git apply "$here/mutants/$m.patch"; then
 		if build "mutant-$m"; then
 			pass "build mutant $m ($(cat "$out/mutant-$m/build-seconds") s)"
