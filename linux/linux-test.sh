@@ -169,6 +169,8 @@ cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
 mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
 # Its boot parameters (Boot-Params:, optional): the readers that reach it.
 mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
+# The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
+mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
 # linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
@@ -588,8 +590,6 @@ done
 # beside the series' column goes to $out/comparison.md.
 stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
 stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
-# The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
-mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	{
 		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (a boot stops $stop_grace s after it)."
