@@ -592,7 +592,7 @@ stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_n
 stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	{
-		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (a boot stops $stop_grace s after it)."
+		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (negative: during boot, before the test; a boot stops $stop_grace s after it)."
 		echo
 		echo "| mutant | original fix | stock rcutorture | first error (s) | eqs_readers | first error (s) |"
 		echo "|---|---|---|---|---|---|"
@@ -604,7 +604,8 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 		for ((b = 1; b <= mutant_boots; b++)); do
 			boot "stock-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$sp" >"$out/mutant-$m/stock-judge-$b.txt"
 			[ $? = 0 ] && scaught=$((scaught + 1))
-			t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/stock-judge-$b.txt")
+			# Negative: the error came during boot, before the test.
+			t=$(sed -n "s/^judge: first error \(-\{0,1\}[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/stock-judge-$b.txt")
 			stimes+=("${t:--}")
 		done
 		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots; first error after ${stimes[*]} s"
