@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Judge an eqstorture console log the way rcutorture's parse-console.sh does.
+"""Judge an rcutorture console log the way rcutorture's parse-console.sh does.
 
 A run passes when the test printed "End of test: SUCCESS", no "!!!" line
 (a "!!!" is a failure even beside SUCCESS), no FAILURE, statistics lines
@@ -9,13 +9,12 @@ lockdep report, RCU stall of either kind, a starved kthread, an unknown
 NMI).  With --parse-console DIR, the tree's own rcutorture
 parse-console.sh (in DIR) must also find nothing.
 
-With --expect fail (a mutant), the run must instead end with
-"End of test: FAILURE" and at least one eqs-torture "!!!" line: the test
-itself, not only a kernel warning, must have caught the bug (a kernel
-crash after the test's first "!!!" may stand in for the FAILURE line,
-which it prevents); with
---error REGEX, a "!!!" line must match REGEX (the mutant's own kind of
-error), and parse-console.sh must report the FAILURE too.
+With --expect fail (a mutant), the run must instead have failed (no
+clean SUCCESS: a FAILURE, a "!!!", a kernel splat, a crash or a hang) for
+the mutant's own reason: a line matching --error REGEX (any console line:
+the test's "!!!" reports, or the warning of a check in the kernel), or,
+without --error, a "!!!" line of the test.  parse-console.sh, when run,
+must report something too.
 
 Prints the figures (readers per context, readers on idle CPUs, grace
 periods, time to the first error) and, when the verdict is not the expected
@@ -67,6 +66,12 @@ def main():
     ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
+    ap.add_argument("--require", default=None,
+                    help="with --expect pass: some console line must "
+                    "match this (what the scenario is there to reach)")
+    ap.add_argument("--stopped", action="store_true",
+                    help="the harness stopped QEMU after the first --error "
+                    "line: no verdict line of the test is expected")
     ap.add_argument("--error", default=None,
                     help="with --expect fail: a '!!!' line must match this")
     ap.add_argument("--parse-console", metavar="DIR", default=None,
@@ -84,11 +89,12 @@ def main():
     success = any("End of test: SUCCESS" in l for l in lines)
     failure = any("FAILURE" in l for l in lines)
     bangs = [l for l in lines if "!!!" in l]
-    eqs_bangs = [l for l in bangs if "-torture:" in l]
+    test_bangs = [l for l in bangs if "-torture:" in l]
     bad = [l for l in lines if BADNESS.search(l)]
     vers = []
     for l in lines:
-        m = re.search(r"torture:.*ver: (\d+)", l)
+        # "VER:" (capitals) once the writer stopped: the final line.
+        m = re.search(r"torture:.*ver: (\d+)", l, re.IGNORECASE)
         if m:
             vers.append(int(m.group(1)))
     # "ver:" must rise from each statistics line to the next, as
@@ -99,23 +105,15 @@ def main():
     timed_out = args.qemu_rc in (124, 137)
 
     start_ts = next((ts_of(l) for l in lines if "Start of test" in l), None)
-    first_bang_ts = next((ts_of(l) for l in eqs_bangs), None)
 
     # Figures: the last statistics block.
     print(f"judge: {args.log}")
-    for key in ("ver:", "retired:", "readers irq:", "readers nmi:",
-                "readers nested-nmi:", "readers polled:",
-                "readers-on-idle-cpus:", "nested-faults:"):
-        last = [l for l in lines if f"eqs-torture: {key}" in l]
+    for key in ("torture: rtc:", "torture: eqs:", "torture: rtgpe:"):
+        last = [l for l in lines if key in l]
         if last:
             print("judge:   " + TS.sub("", last[-1]).strip())
-    # The final report: the "!!!" lines after the last statistics line.
-    last_ver = max((i for i, l in enumerate(lines) if "eqs-torture: ver:" in l),
-                   default=-1)
-    for l in [l for l in lines[last_ver + 1:] if "!!!" in l][:8]:
+    for l in test_bangs[:8]:
         print("judge:   " + TS.sub("", l).strip())
-    if start_ts is not None and first_bang_ts is not None:
-        print(f"judge: first '!!!' {first_bang_ts - start_ts:.2f} s after Start of test")
     if args.wall is not None:
         print(f"judge: QEMU wall time {args.wall:.1f} s, exit status {args.qemu_rc}")
     for l in bad[:10]:
@@ -130,33 +128,32 @@ def main():
         for l in pc[:8]:
             print("judge:   parse-console.sh: " + l)
         print(f"judge: parse-console.sh: {len(pc)} lines")
-    wanted = [l for l in eqs_bangs if args.error and re.search(args.error, l)]
     if args.error:
-        print(f"judge: '!!!' lines matching /{args.error}/: {len(wanted)}")
-    crashed = False
-    if args.expect == "pass":
-        ok = (success and not failure and not bangs and not bad and ver_rising
-              and not timed_out and not pc)
+        wanted = [l for l in lines if re.search(args.error, l)]
+        print(f"judge: lines matching /{args.error}/: {len(wanted)}")
     else:
-        # The bug's later damage may crash the kernel before the test's
-        # verdict (seen once: a handler run with RCU not watching, then an
-        # oops at shutdown).  The test's own '!!!' came first: caught.
-        first = next((i for i, l in enumerate(lines)
-                      if "eqs-torture:!!!" in l), None)
-        crashed = first is not None and any(
-            CRASH.search(l) for l in lines[first:])
-        if crashed and not failure:
-            print("judge: the kernel crashed after the test's first '!!!', "
-                  "before its verdict: counted as caught (the crash is in "
-                  "the last console lines)")
-        ok = (bool(eqs_bangs) and not success and
-              (not args.error or bool(wanted)) and
-              ((failure and (pc is None or
-                             any("FAILURE" in l for l in pc))) or
-               (crashed and not failure)))
+        wanted = test_bangs
+    first_ts = next((ts_of(l) for l in wanted), None)
+    if start_ts is not None and first_ts is not None:
+        print(f"judge: first error {first_ts - start_ts:.2f} s after Start of test")
+    crashed = any(CRASH.search(l) for l in lines)
+    clean = success and not failure and not bangs and not bad
+    reached = True
+    if args.require:
+        reached = any(re.search(args.require, l) for l in lines)
+        print(f"judge: a line matching /{args.require}/: {reached}")
+    if args.expect == "pass":
+        ok = clean and ver_rising and not timed_out and not pc and reached
+    else:
+        # The bug's later damage may hang or crash the kernel before the
+        # test's verdict: the error came first, and the run failed.
+        ok = bool(wanted) and not clean and (pc is None or bool(pc) or
+                                             timed_out or crashed)
     if timed_out:
         print("judge: QEMU TIMED OUT")
-    if not ok or timed_out or (crashed and not failure):
+    if args.stopped:
+        print("judge: QEMU stopped by the harness after the first error")
+    if not ok or timed_out or crashed:
         print("judge: last console lines:")
         for l in lines[-40:]:
             print("  | " + l)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build Debian's linux-source-6.12 with the eqstorture patch series, boot it in
+# Build Debian's linux-source-6.12 with the eqs_readers patch series, boot it in
 # QEMU with 4 CPUs, and judge the console the way rcutorture's parse-console.sh
 # does.  Also builds and boots the validation mutants (each expected to be
 # caught for its own reason: its Judge-Error: line),
@@ -20,14 +20,14 @@
 #                          under this machine's paravirtual KVM; see
 #                          docs/linux.md)
 #   DYNRCU_LINUX_JOBS      make -j (default 2)
-#   DYNRCU_LINUX_PARAMS    extra eqstorture.* boot parameters
+#   DYNRCU_LINUX_PARAMS    extra rcutorture.* boot parameters
 #   DYNRCU_LINUX_SKIP_MUTANT=1  skip the mutant builds and boots
 #   DYNRCU_LINUX_MUTANTS   which of linux/mutants/*.patch to run, by name,
 #                          or "all" (default: the parity mutant and
 #                          rrupt-from-idle-off-by-one; make linux-test-all:
 #                          all)
 #   DYNRCU_LINUX_SCENARIOS which of the series' kvm.sh scenarios
-#                          (tools/testing/selftests/rcutorture/configs/eqs)
+#                          (linux/scenarios)
 #                          to boot, or "all" (default EQS01; make
 #                          linux-test-all: all).  Scenarios whose Kconfig
 #                          fragments are the same share one build.
@@ -71,10 +71,9 @@ patches=("$here"/patches/*.patch)
 mutant_boots=${DYNRCU_LINUX_MUTANT_BOOTS:-1}
 mutants=()
 # The two make test boots: both caught in their first second, on the path
-# from an extended quiescent state into a handler, where only eqstorture
-# sees them.  rrupt-from-idle-off-by-one (grace-period side, a softirq
-# reader hit by an expedited IPI) escaped its one 10 s boot beside
-# make test-under-load: it stays in make linux-test-all, five boots.
+# from an extended quiescent state into a handler, where stock rcutorture
+# sees nothing.  The grace-period-side mutants need long holds and take
+# seconds: they are make linux-test-all's, five boots each.
 quick_mutants="ct-nmi-enter-from-idle-not-watching ct-nmi-exit-no-step-in-nmi"
 mutant_req=${DYNRCU_LINUX_MUTANTS:-$quick_mutants}
 [ "$mutant_req" = all ] &&
@@ -170,18 +169,20 @@ cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
 mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
 # Its boot parameters (Boot-Params:, optional): the readers that reach it.
 mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
+# The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
+mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
-# the series' configs/eqs/CFLIST; group[S] is the first scenario in CFLIST
+# linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
 # with S's Kconfig fragment (those share a build), groups the builds
 # needed.  The first group, EQS01's, builds in $src, and so do the
 # mutants; the others build in git worktrees beside it.
-cfgdir=$src/tools/testing/selftests/rcutorture/configs/eqs
+cfgdir=$here/scenarios
 declare -A group=()
 resolve_scenarios() {
 	local s t all
 	if [ ! -f "$cfgdir/CFLIST" ]; then
-		fail "no $cfgdir/CFLIST: the series must add the eqs scenarios"
+		fail "no $cfgdir/CFLIST: the harness's scenarios are missing"
 		finish
 	fi
 	all=$(grep -v '^#' "$cfgdir/CFLIST")
@@ -398,7 +399,7 @@ build() { # $1 = label, $2 = tree (default $src)
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
-	(cd "$tree" && cp arch/x86/boot/bzImage kernel/torture.ko kernel/rcu/eqstorture.ko "$out/$1/")
+	(cd "$tree" && cp arch/x86/boot/bzImage "$out/$1/")
 	log "build $1: $((t1 - t0)) s"
 	echo "$((t1 - t0))" >"$out/$1/build-seconds"
 }
@@ -455,6 +456,10 @@ fi
 for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
 		fail "mutant $m: no Judge-Error: line saying how it must be caught"
+	elif [[ $m == hist-* ]] &&
+	     ! mutant_fix "$m" | grep -qE '^[0-9a-f]{12} \("[^"]+"'; then
+		# A historical mutant names the fix it undoes by id and subject.
+		fail "mutant $m: Original-Fix: is not 'sha12 (\"subject\"...)': $(mutant_fix "$m")"
 	elif git apply "$here/mutants/$m.patch"; then
 		if build "mutant-$m"; then
 			pass "build mutant $m ($(cat "$out/mutant-$m/build-seconds") s)"
@@ -481,71 +486,134 @@ fi
 mkinitramfs() { # $1 = label, $2 = build
 	local root=$out/$1/initramfs
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,proc,sys,dev,lib/modules}
+	mkdir -p "$root"/{bin,proc,sys,dev}
 	cp /bin/busybox "$root/bin/busybox"
-	cp "$out/$2/torture.ko" "$out/$2/eqstorture.ko" "$root/lib/modules/"
 	cp "$here/initramfs-init" "$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/$1/initramfs.cpio.gz"
 }
 
 # --- 8. Boot and judge ---------------------------------------------------------
-# boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS]]: boot BUILD's kernel,
-# console in $out/LABEL, and judge it: EXPECT pass, or fail with a "!!!"
-# line matching ERROR.  PARAMS: the scenario's boot parameters.
+# boot LABEL BUILD EXPECT SECONDS [ERROR [PARAMS [REQUIRE]]]: boot BUILD's
+# kernel, console in $out/LABEL, and judge it: EXPECT pass, or fail with
+# a line matching ERROR.  PARAMS: the scenario's boot parameters.
+# REQUIRE: a line a passing run must have (the scenario's .require).
 # no_timer_check: the IO-APIC's check that the timer IRQ arrives within a
 # busy-wait loop panics ("IO-APIC + timer doesn't work!") when a loaded
 # host stalls the vCPU through it; it judges the host's speed, not the
 # kernel under test, so it is skipped, as virtual machines commonly do.
+# A boot expected to fail (a mutant) stops $stop_grace s after the
+# console's first line matching ERROR: the verdict is in by then, and the
+# rest of the test would only add time (the judge is told, --stopped).
+stop_grace=3
 boot() {
-	local log=$out/$1/console.log rc t0 t1 secs=$4
+	local log=$out/$1/console.log rc t0 t1 secs=$4 stopped=$out/$1/stopped
 	mkdir -p "$out/$1"
 	mkinitramfs "$1" "$2"
-	rm -f "$log"
+	rm -f "$log" "$stopped"
 	t0=$(date +%s.%N)
 	with_progress "boot $1" "about $((secs + 40)) s: boot, a ${secs} s test, shutdown" \
+		qemu_until "$log" "$([ "$3" = fail ] && echo "${5:-!!!}")" "$stopped" \
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} eqstorture.shutdown_secs=$secs $extra_params" \
+		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} rcutorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
-	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)"
+	log "boot $1: qemu exit $rc after $(echo "$t1 - $t0" | bc) s (timeout ${timeout_s} s)$([ -f "$stopped" ] && echo ", stopped $stop_grace s after the first error")"
 	python3 "$here/judge-console.py" --expect "$3" --qemu-rc "$rc" \
 		--wall "$(echo "$t1 - $t0" | bc)" \
 		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
-		${5:+--error "$5"} "$log"
+		$([ -f "$stopped" ] && echo --stopped) \
+		${7:+--require "$7"} ${5:+--error "$5"} "$log"
+}
+# qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a
+# line matching it, wait $stop_grace s, stop CMD (SIGTERM: QEMU flushes
+# the console file and exits) and create FLAG.  CMD's exit status.
+qemu_until() {
+	local log=$1 re=$2 flag=$3 pid
+	shift 3
+	"$@" &
+	pid=$!
+	if [ -n "$re" ]; then
+		while kill -0 "$pid" 2>/dev/null; do
+			if [ -f "$log" ] && grep -aqP -- "$re" "$log"; then
+				sleep "$stop_grace"
+				kill -0 "$pid" 2>/dev/null && touch "$flag" && kill "$pid"
+				break
+			fi
+			sleep 0.5
+		done
+	fi
+	wait "$pid"
 }
 
 for s in "${scenarios[@]}"; do
 	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
-	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params"; then
-		pass "boot $s${params:+ ($params)}: eqstorture SUCCESS"
+	require=$(cat "$cfgdir/$s.require" 2>/dev/null)
+	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params" "$require"; then
+		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS${require:+, a line matching /$require/}"
 	else
-		fail "boot $s${params:+ ($params)}: eqstorture"
+		fail "boot $s${params:+ ($params)}: rcutorture"
 	fi
 done
 # Each mutant, mutant_boots times: caught every time, for its own reason,
-# and how soon after the start of the test (the first "!!!").
+# and how soon after the start of the test (its first error line).  The
+# primary scenario's parameters come first; the mutant's (Boot-Params:)
+# override them.
+scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
 rm -f "$out/mutant-times"
 for m in "${mutants[@]}"; do
 	err=$(mutant_error "$m")
-	mparams=$(mutant_params "$m")
+	mparams="$(scenario_params "$primary") $(mutant_params "$m")"
 	caught=0
 	times=()
 	for ((b = 1; b <= mutant_boots; b++)); do
 		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
-		t=$(sed -n "s/^judge: first '!!!' \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
-		times+=("${t:-none}")
+		t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+		times+=("${t:--}")
 	done
-	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first '!!!' after ${times[*]} s"
+	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
 	echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
 	if [ "$caught" = "$mutant_boots" ]; then
-		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first '!!!' after ${times[*]} s)"
+		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after ${times[*]} s)"
 	else
 		fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
 	fi
 done
+
+# --- 9. The same mutants under stock rcutorture (DYNRCU_LINUX_STOCK=1) ------
+# kvm.sh's usual reader settings, the mutant's own non-rcutorture parameters
+# (rcutree.*), no eqs_readers: any failure of the run counts.  The table
+# beside the series' column goes to $out/comparison.md.
+stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
+stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
+if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
+	{
+		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (negative: during boot, before the test; a boot stops $stop_grace s after it)."
+		echo
+		echo "| mutant | original fix | stock rcutorture | first error (s) | eqs_readers | first error (s) |"
+		echo "|---|---|---|---|---|---|"
+	} >"$out/comparison.md"
+	while read -r m ecaught eboots etimes; do
+		sp="$stock_params $(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')"
+		scaught=0
+		stimes=()
+		for ((b = 1; b <= mutant_boots; b++)); do
+			boot "stock-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$sp" >"$out/mutant-$m/stock-judge-$b.txt"
+			[ $? = 0 ] && scaught=$((scaught + 1))
+			# Negative: the error came during boot, before the test.
+			t=$(sed -n "s/^judge: first error \(-\{0,1\}[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/stock-judge-$b.txt")
+			stimes+=("${t:--}")
+		done
+		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots; first error after ${stimes[*]} s"
+		echo "| \`$m\` | $(mutant_fix "$m") | $scaught of $mutant_boots | ${stimes[*]} | $ecaught of $eboots | $etimes |" >>"$out/comparison.md"
+	done <"$out/mutant-times"
+	cat "$out/comparison.md"
+	# What make docs-figures splices into docs/linux.md.
+	mkdir -p "$here/../build/linux" && cp "$out/comparison.md" "$here/../build/linux/comparison.md"
+	pass "stock rcutorture beside eqs_readers: $out/comparison.md, copied to build/linux/comparison.md"
+fi
 finish

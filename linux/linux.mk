@@ -11,10 +11,13 @@ linux-test:
 	bash $(LINUX_MK_DIR)/linux-test.sh
 
 # Everything: linux-test plus every scenario of the series
-# (configs/eqs/CFLIST: nohz_full, hotplug, FQS timing, PREEMPT_NONE with
-# strict grace periods; a second build for the last), every mutant with
-# five boots each for its time to detection, and the 32-bit (i386)
-# compile test of the series' C files, which needs another checkout.
+# (linux/scenarios/CFLIST: nohz_full, hotplug, FQS timing, PREEMPT_NONE
+# with strict grace periods; a second build for the last), every mutant
+# with five boots each under the series' readers and five under stock
+# rcutorture (the comparison table, in $DYNRCU_LINUX_DIR/out/comparison.md),
+# 30 s tests, and the 32-bit (i386) compile test of the series' C files,
+# which needs another checkout.
 linux-test-all:
 	DYNRCU_LINUX_I386=1 DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
-		DYNRCU_LINUX_SCENARIOS=all bash $(LINUX_MK_DIR)/linux-test.sh
+		DYNRCU_LINUX_SCENARIOS=all DYNRCU_LINUX_STOCK=1 \
+		DYNRCU_LINUX_MUTANT_DURATION=30 bash $(LINUX_MK_DIR)/linux-test.sh

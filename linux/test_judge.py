@@ -13,55 +13,69 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 JUDGE = os.path.join(HERE, "judge-console.py")
 
-GOOD = """[    2.620799] eqs-torture: --- Start of test
-[    7.740603] eqs-torture: ver: 170 gps: 80 exp-gps: 56 sent: irq 1035 nmi 841
-[   12.743095] eqs-torture: ver: 323 gps: 153 exp-gps: 107 sent: irq 2017 nmi 1729
-[   17.729720] eqs-torture: ver: 480 gps: 222 exp-gps: 159 sent: irq 2978 nmi 2585
-[   17.739720] eqs-torture: ver: 480 gps: 222 exp-gps: 159 sent: irq 2978 nmi 2585
-[   17.741000] eqs-torture: --- End of test: SUCCESS
+GOOD = """[    1.412650] rcu-torture:--- Start of test: nreaders=3 eqs_readers=0x7
+[   11.696691] rcu-torture: rtc: 00000000ab ver: 426 tfle: 0 rta: 427
+[   11.697000] rcu-torture: eqs: 6015/6018 5837/5842 5532/5769 aimed: 2858 polled: 1 exits: 17384/0
+[   21.942465] rcu-torture: rtc: 00000000ab ver: 1157 tfle: 0 rta: 1158
+[   32.172987] rcu-torture: rtc: 0000000000 VER: 1946 tfle: 0 rta: 1946
+[   33.467893] rcu-torture:--- End of test: SUCCESS: nreaders=3 eqs_readers=0x7
 """
-BAD = """[    3.000308] eqs-torture:!!! first: CPU 1 nmi rdr, RCU not watching inside handler
-[    3.100000] eqs-torture: --- End of test: FAILURE
+BAD = """[    1.412650] rcu-torture:--- Start of test: nreaders=3 eqs_readers=0x7
+[    3.000308] rcu-torture:!!! Expedited grace period ended under a softirq reader on CPU 0
+[    3.100000] rcu-torture:--- End of test: FAILURE: nreaders=3
 """
+WARN = "[    1.5] WARNING: CPU: 0 PID: 0 at kernel/rcu/rcutorture.c:2092 rcu_torture_one_read+0x71/0x639\n"
 
 # (name, console, --expect, extra arguments, verdict wanted: True = pass)
 CASES = [
     ("clean console passes", GOOD, "pass", [], True),
     ("a '!!!' beside SUCCESS fails",
-     GOOD.replace("--- End", "!!! 1 x reader saw a freed element\n"
-                  "[   17.741000] eqs-torture: --- End"), "pass", [], False),
+     GOOD.replace("[   33.467893]", "[   33.0] rcu-torture: !!! Reader Pipe:  1 2 3\n"
+                  "[   33.467893]"), "pass", [], False),
     ("ver: stalled mid-run fails",
-     GOOD.replace("ver: 323", "ver: 170"), "pass", [], False),
+     GOOD.replace("ver: 1157", "ver: 426"), "pass", [], False),
     ("an expedited stall fails",
-     GOOD.replace("[   12.743095]", "[   11.0] rcu: INFO: rcu_preempt "
+     GOOD.replace("[   21.942465]", "[   20.0] rcu: INFO: rcu_preempt "
                   "detected expedited stalls on CPUs/tasks: { 1-... }\n"
-                  "[   12.743095]"), "pass", [], False),
+                  "[   21.942465]"), "pass", [], False),
     ("an unknown NMI fails",
-     GOOD.replace("[   12.743095]", "[   11.0] Uhhuh. NMI received for "
-                  "unknown reason 2c on CPU 1.\n[   11.1] Dazed and "
-                  "confused, but trying to continue\n[   12.743095]"),
+     GOOD.replace("[   21.942465]", "[   20.0] Uhhuh. NMI received for "
+                  "unknown reason 2c on CPU 1.\n[   20.1] Dazed and "
+                  "confused, but trying to continue\n[   21.942465]"),
      "pass", [], False),
     ("a starved grace-period kthread fails",
-     GOOD.replace("[   12.743095]", "[   11.0] rcu: rcu_preempt kthread "
-                  "starved for 2502 jiffies!\n[   12.743095]"),
+     GOOD.replace("[   21.942465]", "[   20.0] rcu: rcu_preempt kthread "
+                  "starved for 2502 jiffies!\n[   21.942465]"),
      "pass", [], False),
     ("no SUCCESS line fails", GOOD.replace("End of test: SUCCESS", ""),
      "pass", [], False),
+    ("a required line present passes", GOOD, "pass",
+     ["--require", "polled: [1-9]"], True),
+    ("a required line absent fails",
+     GOOD.replace("polled: 1", "polled: 0"), "pass",
+     ["--require", "polled: [1-9]"], False),
     ("a mutant's FAILURE with '!!!' is caught", BAD, "fail", [], True),
     ("a mutant caught for its own reason", BAD, "fail",
-     ["--error", "not watching"], True),
+     ["--error", "Expedited grace period ended under"], True),
     ("a mutant caught for another reason is not",
-     BAD, "fail", ["--error", "freed element"], False),
-    ("a crash after the test's own '!!!' stands in for FAILURE",
-     BAD.replace("[    3.100000] eqs-torture: --- End of test: FAILURE\n",
-                 "[    4.0] BUG: unable to handle page fault\n"
-                 "[    4.1] Oops: 0010 [#1] PREEMPT SMP\n"),
-     "fail", ["--error", "not watching"], True),
-    ("a crash before any '!!!' is not a catch",
+     BAD, "fail", ["--error", "Normal grace period ended under"], False),
+    ("a hang after the mutant's own warning is a catch",
+     GOOD.split("\n")[0] + "\n" + WARN, "fail",
+     ["--error", "at kernel/rcu/rcutorture.c:[0-9]+ rcu_torture_one_read"],
+     True),
+    ("a crash with no error line is not a catch",
      "[    2.0] Oops: 0010 [#1] PREEMPT SMP\n", "fail", [], False),
-    ("a mutant that only WARNs is not caught",
-     "[    3.0] WARNING: CPU: 1 PID: 0 at kernel/rcu/tree.c:1\n"
-     "[    3.1] eqs-torture: --- End of test: FAILURE\n", "fail", [], False),
+    ("a warning beside a clean SUCCESS is a failed run, so a catch",
+     GOOD.replace("[   21.942465]", WARN + "[   21.942465]"), "fail",
+     ["--error", "rcu_torture_one_read"], True),
+    ("a run stopped after the mutant's error line is a catch",
+     "\n".join(BAD.split("\n")[:2]) + "\n", "fail",
+     ["--stopped", "--error", "Expedited grace period ended under"], True),
+    ("a run stopped after another error line is not",
+     "\n".join(BAD.split("\n")[:2]) + "\n", "fail",
+     ["--stopped", "--error", "Normal grace period ended under"], False),
+    ("a matching line in a clean run is not a catch",
+     GOOD, "fail", ["--error", "eqs: "], False),
 ]
 
 

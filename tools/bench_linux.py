@@ -13,14 +13,12 @@ alike.  Each metric's ratio to Linux is taken within a round; the table
 gives the median over the rounds and the range.
 
 Writes build/bench/linux.md (the section that make docs-figures splices
-into docs/benchmarks.md), prints it, and keeps every console in
-build/bench/linux/.  Never fails on performance: only on a failed boot or
-a console it cannot parse.
+into docs/benchmarks.md with tools/splice.py), prints it, and keeps every
+console in build/bench/linux/.  Never fails on performance: only on a
+failed boot or a console it cannot parse.
 
 Usage: python3 -m tools.bench_linux [--cpus 1,2,4,8] [--rounds 3]
                                     [--from-logs]
-       python3 -m tools.bench_linux --splice SECTION.md PAGE.md
-       python3 -m tools.bench_linux --keep OLD-PAGE.md PAGE.md
 """
 
 import argparse
@@ -51,8 +49,6 @@ GPS = 100               # rcuscale's MIN_MEAS / bench_lx_gps
 # refscale modes: Linux's name, and dynrcu's (None: no counterpart).
 REF_MODES = (("empty", "empty"), ("irqsave", "irq"), ("rcu", "rcu"),
              ("srcu", None), ("refcnt", "refcnt"), ("lock", "lock"))
-MARK_BEGIN = "<!-- bench-linux: begin -->"
-MARK_END = "<!-- bench-linux: end -->"
 
 
 class ParseError(Exception):
@@ -364,34 +360,6 @@ def table(results, cpus, rounds):
     return L
 
 
-def block_of(text, where):
-    """What text has between the bench-linux markers, or None."""
-    if MARK_BEGIN not in text and MARK_END not in text:
-        return None
-    if not (MARK_BEGIN in text and MARK_END in text and
-            text.index(MARK_BEGIN) < text.index(MARK_END)):
-        raise SystemExit(f"bench-linux: {where}: the markers "
-                         f"'{MARK_BEGIN}' and '{MARK_END}' do not pair")
-    return text[text.index(MARK_BEGIN) + len(MARK_BEGIN):
-                text.index(MARK_END)].strip("\n")
-
-
-def splice(body, page):
-    """Put body into page between the bench-linux markers (appended if
-    page has none)."""
-    with open(page) as f:
-        text = f.read()
-    block = f"{MARK_BEGIN}\n{body}\n{MARK_END}"
-    if block_of(text, page) is not None:
-        a = text.index(MARK_BEGIN)
-        b = text.index(MARK_END) + len(MARK_END)
-        text = text[:a] + block + text[b:]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    with open(page, "w") as f:
-        f.write(text)
-
-
 def parse_cpus(s):
     try:
         cpus = [int(c) for c in s.split(",")]
@@ -468,22 +436,7 @@ def main():
                     help="only check --cpus and --rounds (before a build)")
     ap.add_argument("--from-logs", action="store_true",
                     help="no boots: the table from build/bench/linux/")
-    ap.add_argument("--splice", nargs=2, metavar=("SECTION", "PAGE"),
-                    help="only put SECTION into PAGE between the markers")
-    ap.add_argument("--keep", nargs=2, metavar=("OLD", "PAGE"),
-                    help="only put what OLD (an earlier copy of PAGE) had "
-                    "between the markers back into PAGE, if it had any")
     args = ap.parse_args()
-    if args.splice:
-        with open(args.splice[0]) as f:
-            splice(f.read().strip("\n"), args.splice[1])
-        return 0
-    if args.keep:
-        with open(args.keep[0]) as f:
-            old = block_of(f.read(), args.keep[0])
-        if old is not None:
-            splice(old, args.keep[1])
-        return 0
     cpus = parse_cpus(args.cpus)
     if not args.rounds.isdigit() or int(args.rounds) < 1:
         raise SystemExit(f"bench-linux: --rounds '{args.rounds}': expected "

@@ -59,15 +59,21 @@ bench-linux: $(KERNEL)
 	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \
 		--rounds "$(BENCH_ROUNDS)"
 
-# What docs/ shows, refreshed from the last make trace, make bench and
-# make figures (nothing is run here).  A figure none has produced is left
-# as it is, and named; with none at all the target fails.  Each entry:
+# What docs/ shows, refreshed from the last make trace, make bench, make
+# bench-linux, make linux-test-all and make figures (nothing is run
+# here).  A figure none has produced is left as it is, and named; with
+# none at all the target fails.  Each entry:
 # the target that writes the figure, the figure, its copy in docs/.  The
 # pictures are every build/figures/*.svg (tools/figures/figures.mk), each
 # copied to docs/figures/.
 DOCS_FIGURES := trace:$(TRACE_DIR)/trace.svg:docs/trace.svg \
 		bench:$(BENCH_DIR)/benchmarks.md:docs/benchmarks.md \
 		bench:$(BENCH_DIR)/scaling.svg:docs/scaling.svg
+# Sections spliced into a page between markers (tools/splice.py): the
+# target that writes it (also the markers' name), the section, the page.
+DOCS_SECTIONS := \
+	bench-linux:$(BENCH_DIR)/linux.md:docs/benchmarks.md \
+	linux-test-all:$(BUILD)/linux/comparison.md:docs/linux.md
 DOCS_PICTURES = $(foreach f,$(notdir $(wildcard $(FIGURES_DIR)/*.svg)),\
 		figures:$(FIGURES_DIR)/$(f):docs/figures/$(f))
 docs-figures:
@@ -75,9 +81,13 @@ docs-figures:
 		"$(FIGURES_DIR)/*.svg (make figures writes them):" \
 		"docs/figures/ left as it is"
 	@mkdir -p docs/figures $(BENCH_DIR)
-	@# The Linux section of docs/benchmarks.md: make bench's copy has
-	@# none; the last make bench-linux's replaces it, else it is kept.
-	@cp docs/benchmarks.md $(BENCH_DIR)/benchmarks-docs-old.md
+	@# A page with a section (DOCS_SECTIONS) is saved first: a copied
+	@# figure may replace the page (make bench's docs/benchmarks.md has
+	@# no Linux section), and the section is then put back.
+	@for sec in $(DOCS_SECTIONS); do \
+		IFS=: read -r name src dst <<<"$$sec"; \
+		cp "$$dst" "$(BENCH_DIR)/docs-old-$$(basename $$dst)"; \
+	done
 	@n=0; for fig in $(DOCS_FIGURES) $(DOCS_PICTURES); do \
 		IFS=: read -r by src dst <<<"$$fig"; \
 		if [ -f "$$src" ]; then \
@@ -88,21 +98,24 @@ docs-figures:
 				"$$dst left as it is"; \
 		fi; \
 	done; \
-	if [ -f $(BENCH_DIR)/linux.md ]; then \
-		python3 -m tools.bench_linux --splice $(BENCH_DIR)/linux.md \
-			docs/benchmarks.md || exit 1; \
-		n=$$((n + 1)); \
-		echo "docs-figures: $(BENCH_DIR)/linux.md -> docs/benchmarks.md"; \
-	else \
-		echo "docs-figures: no $(BENCH_DIR)/linux.md (make bench-linux" \
-			"writes it): the Linux section of docs/benchmarks.md" \
-			"kept"; \
-		python3 -m tools.bench_linux --keep \
-			$(BENCH_DIR)/benchmarks-docs-old.md docs/benchmarks.md || \
-			exit 1; \
-	fi; \
+	for sec in $(DOCS_SECTIONS); do \
+		IFS=: read -r name src dst <<<"$$sec"; \
+		if [ -f "$$src" ]; then \
+			python3 -m tools.splice "$$name" --splice "$$src" \
+				"$$dst" || exit 1; \
+			n=$$((n + 1)); \
+			echo "docs-figures: $$src -> $$dst"; \
+		else \
+			echo "docs-figures: no $$src (make $$name writes" \
+				"it): its section of $$dst kept"; \
+			python3 -m tools.splice "$$name" --keep \
+				"$(BENCH_DIR)/docs-old-$$(basename $$dst)" \
+				"$$dst" || exit 1; \
+		fi; \
+	done; \
 	[ $$n -gt 0 ] || { echo "docs-figures: nothing to copy: run make" \
-		"trace, make bench, make bench-linux or make figures" \
+		"trace, make bench, make bench-linux, make linux-test-all" \
+		"or make figures" \
 		"first" >&2; exit 1; }
 
 # make test with both cores kept busy by TCG torture boots (tools/load.sh):

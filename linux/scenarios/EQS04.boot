@@ -1,0 +1,1 @@
+rcutree.jiffies_till_first_fqs=0 rcutorture.stat_interval=10 rcutorture.test_no_idle_hz=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.eqs_readers=7 rcutorture.eqs_hold_us=10000
