@@ -194,7 +194,7 @@ KTEST(rcu_tree_deferred_qs)
 
 /* ------------------------------------------------------------------ */
 
-/* The region a spinner holds: preemption off outside any reader, or a reader. */
+/* A spinner's region: preemption off outside any reader, or a reader. */
 enum region_kind { REGION_PREEMPT_OFF, REGION_READER };
 
 /* What a reader saw once its leaf had the round's grace period. */
