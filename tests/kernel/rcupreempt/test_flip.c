@@ -2,10 +2,12 @@
 /*
  * In-kernel tests of the flip machine's per-CPU state (rcu=rcupreempt
  * only): the article's (snap, curr) table, and the per-CPU reader
- * counters balancing once every reader is done.
+ * counters balancing once every reader is done, and around one reader.
  */
+#include "kernel/irqflags.h"
 #include "kernel/ktap.h"
 #include "kernel/percpu.h"
+#include "kernel/sched.h"
 #include "rcu/rcupdate.h"
 #include "rcu/rcupreempt/rcupreempt.h"
 
@@ -72,4 +74,46 @@ KTEST(rcupreempt_flipctr_balanced)
 		sum += READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[0]) +
 			READ_ONCE(RCU_DATA_CPU(cpu)->rcu_flipctr[1]);
 	return KT_EXPECT(sum == 0, "rcu_flipctr sum %ld with no readers", sum);
+}
+
+/*
+ * One reader on this CPU, lock to unlock with interrupts off, counts
+ * itself on the index it recorded and leaves this CPU's rcu_flipctr[] as
+ * it found them: no other reader of this CPU (task or IRQ handler) can
+ * run meanwhile, and the unlock's index is the lock's, whatever flip came
+ * in between.  An NMI's reader does a balanced increment and decrement.
+ * The sums above balance only over all CPUs and readers, and a reader
+ * that unlocks on the wrong index still balances them.
+ */
+KTEST(rcupreempt_reader_counters_balance)
+{
+	long before[2], mid[2], after[2];
+	struct rcu_data *rdp;
+	unsigned long flags;
+	int idx, fail = 0;
+
+	if (rcu_flavor_is_tree()) {
+		ktap_diag("rcu_flipctr[]: rcu=rcupreempt only");
+		return KTEST_SKIP;
+	}
+	local_irq_save(flags);
+	rdp = RCU_DATA_CPU(raw_smp_processor_id());
+	before[0] = READ_ONCE(rdp->rcu_flipctr[0]);
+	before[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	rcu_read_lock();
+	idx = READ_ONCE(current->rcu_flipctr_idx);
+	mid[0] = READ_ONCE(rdp->rcu_flipctr[0]);
+	mid[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	rcu_read_unlock();
+	after[0] = READ_ONCE(rdp->rcu_flipctr[0]);
+	after[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	local_irq_restore(flags);
+	fail |= KT_EXPECT(mid[idx] == before[idx] + 1 &&
+			  mid[!idx] == before[!idx],
+			  "rcu_read_lock() on index %d took rcu_flipctr[] from %ld, %ld to %ld, %ld",
+			  idx, before[0], before[1], mid[0], mid[1]);
+	fail |= KT_EXPECT(after[0] == before[0] && after[1] == before[1],
+			  "rcu_read_unlock() of index %d left rcu_flipctr[] at %ld, %ld, not %ld, %ld",
+			  idx, after[0], after[1], before[0], before[1]);
+	return fail;
 }
