@@ -110,8 +110,9 @@ kernel-test: deps-run
 
 # The store-buffering litmus test and the mutant only it can catch on
 # real (virtual) hardware ("Host: quiet"): both vCPUs need host cores at
-# once, so run it on an otherwise idle host.  make test boots the litmus
-# scenario too, and catches the mutant in the Spin suite.
+# once, so run it on an otherwise idle host; even then the window depends
+# on the host (docs/mutants.md).  make test boots the litmus scenario
+# too, and catches the mutant in the Spin suite.
 .PHONY: litmus
 litmus: deps-run
 	@tools/deps.sh gcc patch

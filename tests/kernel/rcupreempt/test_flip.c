@@ -85,6 +85,12 @@ KTEST(rcupreempt_flipctr_balanced)
  * The sums above balance only over all CPUs and readers, and a reader
  * that unlocks on the wrong index still balances them.
  */
+static void flipctr_get(const struct rcu_data *rdp, long v[2])
+{
+	v[0] = READ_ONCE(rdp->rcu_flipctr[0]);
+	v[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+}
+
 KTEST(rcupreempt_reader_counters_balance)
 {
 	long before[2], mid[2], after[2];
@@ -98,15 +104,12 @@ KTEST(rcupreempt_reader_counters_balance)
 	}
 	local_irq_save(flags);
 	rdp = RCU_DATA_CPU(raw_smp_processor_id());
-	before[0] = READ_ONCE(rdp->rcu_flipctr[0]);
-	before[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	flipctr_get(rdp, before);
 	rcu_read_lock();
 	idx = READ_ONCE(current->rcu_flipctr_idx);
-	mid[0] = READ_ONCE(rdp->rcu_flipctr[0]);
-	mid[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	flipctr_get(rdp, mid);
 	rcu_read_unlock();
-	after[0] = READ_ONCE(rdp->rcu_flipctr[0]);
-	after[1] = READ_ONCE(rdp->rcu_flipctr[1]);
+	flipctr_get(rdp, after);
 	local_irq_restore(flags);
 	fail |= KT_EXPECT(mid[idx] == before[idx] + 1 &&
 			  mid[!idx] == before[!idx],

@@ -51,7 +51,7 @@ static struct {
 	volatile int done;		/* it unlocked */
 	long c;				/* completed before the flip held */
 	long g1;			/* completed the reader's index is of */
-	bool waitzero_judged;		/* it saw waitzero last the ticks */
+	bool waitzero_judged;		/* waitzero lasted the ticks */
 	bool waitzero_passed;		/* the flip got past waitzero */
 	long bad_completed;
 	struct rcu_head head;		/* the driver's callback */
@@ -78,6 +78,22 @@ static int flip_state(long *completed)
 	} while (a != b);
 	*completed = a;
 	return st;
+}
+
+/* Ticks a CPU took since a state was first seen by state_ticks(). */
+struct state_ticks {
+	bool seen;
+	u64 ticks0;
+};
+
+/* Called while the state holds, on pc's own CPU or about it. */
+static u64 state_ticks(struct state_ticks *s, struct percpu *pc)
+{
+	if (!s->seen) {
+		s->seen = true;
+		s->ticks0 = READ_ONCE(pc->stats.ticks);
+	}
+	return READ_ONCE(pc->stats.ticks) - s->ticks0;
 }
 
 /*
@@ -109,10 +125,10 @@ static void flip_reader_hook(void)
 static int flip_reader(void *arg)
 {
 	struct percpu *pc = this_cpu();
+	struct state_ticks waitzero = { 0 };
 	unsigned long flags;
-	bool counting = false;
-	u64 ticks0 = 0, t0;
 	long g0, cc;
+	u64 t0;
 
 	(void)arg;
 	/* Release: the task before the hook can match it. */
@@ -134,15 +150,10 @@ static int flip_reader(void *arg)
 			break;
 		}
 		if (flip_state(&cc) == rcu_try_flip_waitzero_state &&
-		    cc == fr.c + 1) {
-			if (!counting) {
-				counting = true;
-				ticks0 = READ_ONCE(pc->stats.ticks);
-			} else if (READ_ONCE(pc->stats.ticks) - ticks0 >=
-				   FLIP_READER_TICKS) {
-				fr.waitzero_judged = true;
-				break;
-			}
+		    cc == fr.c + 1 &&
+		    state_ticks(&waitzero, pc) >= FLIP_READER_TICKS) {
+			fr.waitzero_judged = true;
+			break;
 		}
 		arch_cpu_relax();
 	}
@@ -173,9 +184,10 @@ static void flip_round(void *arg)
 	struct flip_round *r = arg;
 	struct percpu *pc = this_cpu();
 	int cpu = r->reader_cpu, st;
-	bool counting = false, waitack_passed = false;
+	struct state_ticks waitack = { 0 };
+	bool waitack_passed = false;
 	unsigned long flags;
-	u64 ticks0 = 0, held = 0, t0;
+	u64 held = 0, t0;
 	long c, cc = 0;
 
 	rcu_barrier();		/* no callback of ours from a round before */
@@ -224,11 +236,7 @@ static void flip_round(void *arg)
 			break;
 		}
 		if (st == rcu_try_flip_waitack_state && cc == c + 1) {
-			if (!counting) {
-				counting = true;
-				ticks0 = READ_ONCE(pc->stats.ticks);
-			}
-			held = READ_ONCE(pc->stats.ticks) - ticks0;
+			held = state_ticks(&waitack, pc);
 			if (held >= FLIP_READER_TICKS)
 				break;
 		}
@@ -239,11 +247,11 @@ static void flip_round(void *arg)
 	r->fail |= KT_EXPECT(!waitack_passed,
 			     "the flip to completed %ld got past waitack (%s, completed %ld) while cpu%d's reader had loaded completed with interrupts off, unacknowledged",
 			     c + 1, rcu_try_flip_state_name(st), cc, cpu);
-	r->fail |= KT_EXPECT(waitack_passed || counting,
+	r->fail |= KT_EXPECT(waitack_passed || waitack.seen,
 			     "the flip to completed %ld never reached waitack in %d ms (%s, completed %ld)",
 			     c + 1, HOST_STALL_MS, rcu_try_flip_state_name(st),
 			     cc);
-	if (counting && !waitack_passed && held < FLIP_READER_TICKS)
+	if (waitack.seen && !waitack_passed && held < FLIP_READER_TICKS)
 		ktap_diag("this CPU took %llu ticks in %d ms: not judged",
 			  (unsigned long long)held, HOST_STALL_MS);
 	fr.c = c;
