@@ -5,9 +5,17 @@ SMP	?= 4
 ACCEL	?=
 CMDLINE	?=
 BUILD	:= build
+# The kernel's objects compile in parallel, one job a host core, when a
+# target (make run, make test) builds the ISO first.
+JOBS	:= -j$(shell nproc)
 SHELL	:= /bin/bash
 
-CC	:= gcc
+# A compiler cache, when Debian's ccache is there (make test installs it),
+# kept outside the clone so that a fresh clone on a machine that has built
+# before starts warm; the kernel, the mutants, the host tests and Spin's
+# verifiers share it (tools/ccache.mk says how it is keyed).
+include tools/ccache.mk
+CC	:= $(CCACHE) gcc
 NASM	:= nasm
 LD	:= ld
 
@@ -16,7 +24,8 @@ CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	   -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	   -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	   -fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	   -Wframe-larger-than=2048 -MMD -MP -I. -I arch/x86/include
+	   -Wframe-larger-than=2048 -MMD -MP -I. -I arch/x86/include \
+	   $(DEBUG_PREFIX_MAP)
 LDFLAGS	:= -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 C_SRCS	:= $(wildcard kernel/*.c arch/x86/*.c rcu/*.c rcu/rcupreempt/*.c rcu/tree/*.c \
@@ -84,7 +93,7 @@ RUN_TIMEOUT ?= 600
 FAIL_FAST ?= 0
 RUN_CMDLINE = $(if $(filter 0,$(FAIL_FAST)),panic_on_warn=0 panic_on_rcu_stall=0) $(CMDLINE)
 run: deps-run
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness --run --cpus $(SMP) \
 		--cmdline "$(strip $(RUN_CMDLINE))" --timeout $(RUN_TIMEOUT)
 
@@ -93,7 +102,7 @@ run-tree:
 	@$(MAKE) --no-print-directory run CMDLINE="rcu=tree $(CMDLINE)"
 
 debug: deps-run
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness --run --gdb --cpus $(SMP) \
 		--cmdline "$(CMDLINE)" --timeout 3600
 
@@ -105,7 +114,7 @@ gdb: $(KERNEL)
 
 kernel-test: deps-run
 	@tools/deps.sh spin gcc patch
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/*.scn tests/xfail/*.scn
 
 # The store-buffering litmus test and the mutant only it can catch on
@@ -116,28 +125,28 @@ kernel-test: deps-run
 .PHONY: litmus
 litmus: deps-run
 	@tools/deps.sh gcc patch
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/litmus-sb.scn
 	python3 -m tests.mutants.run exit-nohz-mb-before-increment
 
 # Every package the suites install, first: two installs at once (the
 # Linux build's and the figures') would contend for dpkg's lock.
 test: deps-run
-	@tools/deps.sh spin gcc graphviz patch
-	@$(MAKE) --no-print-directory iso
+	@tools/deps.sh spin gcc graphviz patch ccache
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	tests/run-all.sh
 
 # 64 and 255 CPUs, both RCU flavours: the default suite, every rcu_* test
 # and rcu_torture (make test runs only smp255-short: the budget).
 scale: deps-run
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/scale/*.scn
 
 # CPU hotplug, both flavours: torture, and the tests on 2 CPUs
 # (tests/scenarios/hotplug/; make test runs only hotplug-4cpu and
 # tree-hotplug-4cpu, make scale the 64- and 255-CPU ones: the budget).
 hotplug: deps-run
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness tests/scenarios/hotplug/*.scn
 
 clean:

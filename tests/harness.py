@@ -124,7 +124,8 @@ def run_scenario(sc, kernel, accel):
     os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
     log = os.path.join(BUILD, "logs", sc["name"] + ".log")
     status, text, limit, mode, secs, events = boot(sc, kernel, accel, log)
-    head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, {secs:.1f} s)"
+    head = f"{sc['name']} ({sc['cpus']} CPUs, {accel}, {mode}, " \
+        f"{secs:.1f} s, CPU {events.get('cpu', 0):.1f} s)"
     problems = failure_reason(text, status, limit, events, sc["cpus"])
     if sc["expect"] == "pass":
         if not problems:

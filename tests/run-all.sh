@@ -107,6 +107,17 @@ suites=()
 
 elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
+# The CPU seconds (user + system) that this subshell's finished children
+# used: a suite's own cost, whatever else shared the cores with it.  Its
+# descendants count when their parents waited for them (QEMU, gcc, pan).
+cpu_times() {
+	times >"$1.raw" # a builtin, redirected: it runs in this shell
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%d\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] + 0.5 }' \
+		"$1.raw" >"$1"
+}
+
 # bg_suite NAME CMD...: run CMD in the background, its output to the log.
 bg_suite() {
 	local name=$1
@@ -117,6 +128,7 @@ bg_suite() {
 		"$@" >"$logs/$name.log" 2>&1
 		echo $? >"$logs/$name.rc"
 		date +%s >"$logs/$name.end"
+		cpu_times "$logs/$name.cpu"
 	) &
 	echo "=== $name: started in the background: $*"
 }
@@ -128,7 +140,12 @@ fg_suite() {
 	suites+=("$name")
 	date +%s >"$logs/$name.start"
 	echo "=== $name: $*"
-	"$@" 2>&1 | tee "$logs/$name.log"
+	(
+		"$@"
+		rc=$?
+		cpu_times "$logs/$name.cpu"
+		exit $rc
+	) 2>&1 | tee "$logs/$name.log"
 	rc=${PIPESTATUS[0]}
 	echo "$rc" >"$logs/$name.rc"
 	date +%s >"$logs/$name.end"
@@ -167,6 +184,7 @@ trap 'kill $ticker_pid 2>/dev/null' EXIT
 # one at a time.  After them, each "after" suite once what it waits for
 # has finished.
 for when in background foreground after; do
+	fg_end=$(date +%s)
 	for i in "${!T_NAME[@]}"; do
 		[ "${T_WHEN[$i]%%:*}" = "$when" ] || continue
 		[ -z "$(left_out "$i")" ] || continue
@@ -179,6 +197,12 @@ for when in background foreground after; do
 			# What it waits for was left out: so is it.
 			[ -f "$logs/$dep.start" ] || continue
 			wait_suite "$dep"
+			# Which of its two waits ended last: the critical path.
+			if [ "$(cat "$logs/$dep.end")" -ge "$fg_end" ]; then
+				echo "$dep" >"$logs/${T_NAME[$i]}.waited"
+			else
+				echo "the foreground suites" >"$logs/${T_NAME[$i]}.waited"
+			fi
 			bg_suite "${T_NAME[$i]}" "${argv[@]}"
 			;;
 		esac
@@ -187,17 +211,24 @@ done
 for s in "${suites[@]}"; do wait_suite "$s"; done
 kill $ticker_pid 2>/dev/null
 
-# Totals.  A suite with count "no" (mutant-builds) only prepares another:
-# its builds are not counted as tests (a broken one is counted once, in
-# mutants).
-passed=0 failed=0 failed_suites=()
-printf '\n| suite | wall time | result |\n|---|---|---|\n'
+# Totals.  A suite with count "no" only prepares another: what it builds
+# is not counted as tests (the suite that uses it counts a broken one).
+# The table: when each suite started and ended (from make test's start),
+# its wall time, and the CPU time it used (on 2 cores, the sum of the CPU
+# column is what no ordering can go below).
+passed=0 failed=0 failed_suites=() last= last_end=0
+mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+printf '\n| suite | start | end | wall | CPU | result |\n'
+printf '|---|---|---|---|---|---|\n'
 for s in "${suites[@]}"; do
 	rc=$(cat "$logs/$s.rc")
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$s.log" | tail -1)
-	secs=$(($(cat "$logs/$s.end") - $(cat "$logs/$s.start")))
-	printf '| %s | %dm%02ds | %s |\n' "$s" $((secs / 60)) $((secs % 60)) \
+	t0=$(($(cat "$logs/$s.start") - start)) t1=$(($(cat "$logs/$s.end") - start))
+	cpu=$(cat "$logs/$s.cpu" 2>/dev/null || echo 0)
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$s" "$(mmss $t0)" \
+		"$(mmss $t1)" "$(mmss $((t1 - t0)))" "$(mmss "$cpu")" \
 		"${line:-no totals line} (exit $rc)"
+	[ "$t1" -ge "$last_end" ] && last=$s last_end=$t1
 	p=0 f=0
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | awk '{print $1}')
@@ -219,7 +250,11 @@ for s in "${failed_suites[@]}"; do
 	echo "=== $s failed: the end of $logs/$s.log"
 	tail -n 40 "$logs/$s.log"
 done
+# The critical path: the suite that ended last, and what it waited for.
+waited=$(cat "$logs/$last.waited" 2>/dev/null)
 echo
+echo "=== critical path: $last ended last, at $(mmss "$last_end");" \
+	"it started at $(mmss $(($(cat "$logs/$last.start") - start)))${waited:+, once $waited had ended}"
 echo "=== make test took $(elapsed "$start")"
 [ ${#failed_suites[@]} -gt 0 ] && echo "=== failed suites: ${failed_suites[*]}"
 echo "$passed passed, $failed failed"

@@ -13,7 +13,7 @@ SOAK_SCN := $(wildcard tests/soak/*.scn)
 .PHONY: torture soak
 
 torture: deps-run
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	python3 -m tests.harness $(TORTURE_SCN)
 	@python3 -m tests.torture_totals \
 		$(patsubst tests/scenarios/%.scn,$(BUILD)/logs/%.log,$(TORTURE_SCN)) || true
@@ -25,5 +25,5 @@ torture: deps-run
 # is skipped by the harness and reported by the totals as unfinished.
 soak: deps-run
 	@tools/deps.sh parallel
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) $(JOBS) --no-print-directory iso
 	tools/soak.sh

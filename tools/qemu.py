@@ -83,11 +83,25 @@ def boot_args(kernel, cmdline, mode):
     return iso_for(kernel, cmdline), []
 
 
+def cpu_seconds(pid):
+    """The CPU seconds (user + system, every vCPU thread) process pid has
+    used so far, or None once it is gone.  Read while QEMU runs: the
+    last reading misses at most one poll interval."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # utime and stime are fields 14 and 15; fields[0] is field 3.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
     """Run QEMU; return (exit status or None on timeout, console text).
     timeout counts from the kernel's first console line; until it comes,
     the run may take BOOT_LIMIT seconds more.  With kernel, a timeout appends each vCPU's backtrace (dump_cpus) to
-    the text and the log.  With events (a dict), the wall seconds of the
+    the text and the log.  With events (a dict), QEMU's CPU seconds go in
+    events["cpu"], the wall seconds of the
     first fatal line go in events["first_error_wall"], and a run still
     going FAIL_GRACE seconds after it is stopped (events["stopped"]),
     unless events["no_grace"] is set."""
@@ -116,6 +130,9 @@ def run_qemu(cmd, timeout, log_path, live=False, kernel=None, events=None):
             # lines and exit between an empty read and the exit check,
             # and those lines were lost: under load, a whole short boot's
             # console (the bad-option error of torture_bad_option).
+            cpu = cpu_seconds(p.pid) if events is not None else None
+            if cpu is not None:
+                events["cpu"] = cpu
             exited = p.poll() is not None
             chunk = p.stdout.read()
             if chunk:

@@ -34,6 +34,14 @@ NICE = ['nice', '-n', '19']
 # limit, still ends one that is starved outright.
 PAN_TIMEOUT = 120
 WALL_FACTOR = 10
+# pan is compiled through the compiler cache shared with the kernel's
+# builds (tools/ccache.mk), when Debian's ccache is there: most models
+# are the same from one make verify to the next, and each check builds
+# its pan in a directory of its own, which ccache does not hash (pan is
+# built without -g).
+CC = (['ccache'] if shutil.which('ccache') else []) + ['gcc']
+os.environ.setdefault('CCACHE_DIR', os.environ.get(
+    'DYNRCU_CCACHE_DIR', '/var/tmp/dynrcu-ccache'))
 
 
 def check(name, model, bounds, expect, article='-', art_n=None, opt='-O1',
@@ -189,7 +197,7 @@ def build_one(c):
         res['out'] = out
         return res
     safety = ['-DSAFETY'] if c.get('safety', True) else []
-    cmd = ['gcc', c['opt']] + safety + ['-DMEMLIM=3072'] + c['cflags'] + \
+    cmd = CC + [c['opt']] + safety + ['-DMEMLIM=3072'] + c['cflags'] + \
           ['-o', 'pan', 'pan.c']
     rc, out = run(cmd, d)
     if rc:

@@ -8,12 +8,13 @@
 #   rcu-freestanding   compile every rcu/ file (shared, rcupreempt/, tree/)
 #                      freestanding against the kernel's headers
 
-HOST_CC      ?= gcc
+include tools/ccache.mk
+HOST_CC      ?= $(CCACHE) gcc
 HOST_BUILD   ?= build/host
 # Shim headers first, so rcu/*.c compile unmodified against hosted stand-ins.
 HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		-Wmissing-prototypes -Wmissing-declarations \
-		-Wno-unused-parameter -fno-strict-aliasing
+		-Wno-unused-parameter -fno-strict-aliasing $(DEBUG_PREFIX_MAP)
 HOST_CPPFLAGS = -I tests/host/shim -I .
 HOST_RCU_SRC  = rcu/rcupreempt/dynticks.c rcu/rcupreempt/rcupreempt.c \
 		rcu/rcupreempt/rcupreempt_stall.c \
@@ -38,15 +39,22 @@ RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
 
 host-test: host-unit host-mutants
 
+# One object a source, so that the compiler cache (and make) recompile
+# only what a change touches: a host mutant changes one file.
+HOST_OBJS     = $(patsubst %.c,$(HOST_BUILD)/obj/%.o, \
+		  $(HOST_RCU_SRC) $(HOST_TEST_SRC))
+
 $(HOST_CT_OBJ): $(HOST_CT_SRC) $(HOST_HDRS)
 	@mkdir -p $(HOST_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) \
 		-include tests/host/tree/ct_hooks.h -c -o $@ $(HOST_CT_SRC)
 
-$(HOST_BIN): $(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ) $(HOST_HDRS)
-	@mkdir -p $(HOST_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -o $@ \
-		$(HOST_RCU_SRC) $(HOST_TEST_SRC) $(HOST_CT_OBJ)
+$(HOST_BUILD)/obj/%.o: %.c $(HOST_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -c -o $@ $<
+
+$(HOST_BIN): $(HOST_OBJS) $(HOST_CT_OBJ)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(HOST_OBJS) $(HOST_CT_OBJ)
 
 host-unit: $(HOST_BIN)
 	$(HOST_BIN)

@@ -23,10 +23,12 @@ recompiles), applies the patch there with patch -p1 (never in the tree,
 never an #ifdef), builds the kernel, boots the scenario and requires the
 run to fail for the Detector's reason.  Mutant kernels are kept in
 build/mutants/NAME/, keyed by the patch and the unpatched kernel, so a
-warm run boots without building; --build-only builds them (make test does
-that beside the timing tests), and --jobs N boots N at once (a mutant run
-measures no time).  A mutant caught more than DETECT_LIMIT guest seconds
-after boot is a failure: the kernel must say what is wrong, and soon.  It
+second run in the same clone boots without building (and the compiler
+cache, tools/ccache.mk, makes a fresh clone's builds quick).  Kernels are
+built one at a time and each boots as soon as it is built, --jobs N at
+once (a mutant run measures no time); --build-only builds them and boots
+none.  A mutant caught more than DETECT_LIMIT guest seconds after boot is
+a failure: the kernel must say what is wrong, and soon.  It
 prints a table (mutant, detector, time to detection) and "N passed, N
 failed"; a mutant that survives, or no longer applies or builds, is a
 failure.  An Undetectable mutant is built and booted too; it is reported
@@ -37,11 +39,13 @@ import argparse
 import concurrent.futures
 import hashlib
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 if not __package__:
     sys.exit("mutants: run it from the repository root as "
@@ -221,9 +225,11 @@ def build_mutant(path):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_mutant(path, accel):
+def run_mutant(path, accel, built=None):
+    """Boot one mutant (built: build_mutant()'s answer, if it was built
+    already) and judge it: (name, meta, verdict, why, seconds)."""
     name, meta, sc = parse_patch(path)
-    kernel, why = build_mutant(path)
+    kernel, why = built or build_mutant(path)
     if not kernel:
         return name, meta, "BROKEN", why, None
     attempts = int(meta.get("attempts", "1"))
@@ -328,11 +334,23 @@ def main():
                                                              "1")) > 1]
     shared = [p for p in patches if p not in alone]
 
+    # One kernel is built at a time (each build is a compile or two and
+    # a link, at nice 10), and each boots as soon as it is built, up to
+    # --jobs at once: the boots do not wait for the last build.
     def verdicts():
+        done = queue.Queue()
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futs = [pool.submit(run_mutant, p, accel) for p in shared]
-            for fut in concurrent.futures.as_completed(futs):
-                yield fut.result()
+            def builder():
+                for p in shared:
+                    try:
+                        built = build_mutant(p)
+                    except Exception as e:  # must not hang the run
+                        built = (None, f"the build raised {e!r}")
+                    fut = pool.submit(run_mutant, p, accel, built)
+                    fut.add_done_callback(done.put)
+            threading.Thread(target=builder, daemon=True).start()
+            for _ in shared:
+                yield done.get().result()
         for p in alone:
             yield run_mutant(p, accel)
 

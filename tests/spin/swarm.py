@@ -59,9 +59,9 @@ def through_parallel(c, res, rng, logins, runs, budget, name):
         return 2
     d = res['dir']
     # A static pan runs on any host of the same architecture.
-    rc, out = spin.run(['gcc', '-O2', '-static', '-DBITSTATE', '-DPUTPID',
-                       '-DPERMUTED', '-DMEMLIM=1024', '-o', 'pan', 'pan.c'],
-                       d)
+    rc, out = spin.run(spin.CC + ['-O2', '-static', '-DBITSTATE',
+                                  '-DPUTPID', '-DPERMUTED', '-DMEMLIM=1024',
+                                  '-o', 'pan', 'pan.c'], d)
     if rc:
         print('static build failed:\n' + out)
         return 2

@@ -27,7 +27,7 @@ for p in "$here"/*/*.patch; do
 		rm -rf "$tmp"
 		continue
 	fi
-	if ! (cd "$tmp" && nice -n 19 make -s -f tests/host/host.mk \
+	if ! (cd "$tmp" && nice -n 19 make -s -j2 -f tests/host/host.mk \
 			HOST_BUILD="$tmp/build" "$tmp/build/test_rcu" \
 			> "$tmp/build.log" 2>&1); then
 		echo "mutant $name: BROKEN (does not build)"
