@@ -16,6 +16,9 @@ A scenario file holds "key: value" lines (and # comments):
             -kernel (PVH).  auto is grub under TCG, direct under KVM, where
             GRUB's real-mode code takes about 45 s
   desc:     one line saying what the scenario is for
+  alone:    no (default) | yes: with --jobs above 1, boot it by itself,
+            after the others (a test that needs the host's cores, such as
+            the store-buffering litmus test)
 
 A pass needs: a "KTAP version 1" line, a plan "1..N", a result for every
 test 1..N in order, no "not ok", no "!!!" line, and QEMU exiting with 33
@@ -30,9 +33,11 @@ monitor post-mortem, the symbolizer and the KTAP judge are in tools/
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import sys
+import threading
 import time
 
 if not __package__:
@@ -46,7 +51,10 @@ from tools.qemu import (BUILD, MAX_CPUS, boot_args, qemu_cmd,  # noqa: E402
 from tools.ktap import FAILURE_SIGNAL, first_error  # noqa: E402,F401
 
 KEYS = {"cpus", "cmdline", "timeout", "expect", "reason", "accel", "desc",
-        "boot"}
+        "boot", "alone"}
+
+
+PRINT_LOCK = threading.Lock()
 
 
 class ScenarioError(Exception):
@@ -82,6 +90,8 @@ def parse_scenario(path):
         raise ScenarioError(f"{path}: expect {sc['expect']} needs a reason")
     if sc["accel"] not in ("any", "tcg", "kvm"):
         raise ScenarioError(f"{path}: accel must be any, tcg or kvm")
+    if sc.setdefault("alone", "no") not in ("yes", "no"):
+        raise ScenarioError(f"{path}: alone must be yes or no")
     sc.setdefault("boot", "auto")
     if sc["boot"] not in ("auto", "grub", "direct"):
         raise ScenarioError(f"{path}: boot must be auto, grub or direct")
@@ -121,6 +131,15 @@ def boot(sc, kernel, accel, log):
 
 
 def run_scenario(sc, kernel, accel):
+    """Boot scenario sc and judge it: True if it did what it expects.  The
+    verdict is printed in one piece: with --jobs, scenarios end at once."""
+    ok, lines = judge_scenario(sc, kernel, accel)
+    with PRINT_LOCK:
+        print("\n".join(lines), flush=True)
+    return ok
+
+
+def judge_scenario(sc, kernel, accel):
     os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
     log = os.path.join(BUILD, "logs", sc["name"] + ".log")
     status, text, limit, mode, secs, events = boot(sc, kernel, accel, log)
@@ -129,28 +148,24 @@ def run_scenario(sc, kernel, accel):
     problems = failure_reason(text, status, limit, events, sc["cpus"])
     if sc["expect"] == "pass":
         if not problems:
-            print(f"PASS {head}")
-            return True
-        print(f"FAIL {head}: " + "; ".join(problems[:5]))
-        print(tail(text))
-        return False
+            return True, [f"PASS {head}"]
+        return False, [f"FAIL {head}: " + "; ".join(problems[:5]),
+                       tail(text)]
     # Expected failure: it must fail, in the expected way, for the reason.
     m = re.search(sc["reason"], text, re.M)
     if sc["expect"] == "timeout" and status is not None:
-        print(f"FAIL {head}: expected a timeout, but QEMU exited {status}")
-        print(tail(text))
-        return False
+        return False, [f"FAIL {head}: expected a timeout, but QEMU exited "
+                       f"{status}", tail(text)]
     if not problems:
-        print(f"FAIL {head}: expected a failure, but the run passed")
-        return False
+        return False, [f"FAIL {head}: expected a failure, but the run "
+                       "passed"]
     if not m:
-        print(f"FAIL {head}: failed, but not for the expected reason "
-              f"/{sc['reason']}/: " + "; ".join(problems[:3]))
-        print(tail(text))
-        return False
-    print(f"PASS {head}: failed, as expected, because: "
-          f"{' / '.join(m.group(0).strip().splitlines())} ({problems[0]})")
-    return True
+        return False, [f"FAIL {head}: failed, but not for the expected "
+                       f"reason /{sc['reason']}/: " +
+                       "; ".join(problems[:3]), tail(text)]
+    return True, [f"PASS {head}: failed, as expected, because: "
+                  f"{' / '.join(m.group(0).strip().splitlines())} "
+                  f"({problems[0]})"]
 
 
 def main():
@@ -163,6 +178,9 @@ def main():
     ap.add_argument("--cpus", type=int, default=4)
     ap.add_argument("--cmdline", default="")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="scenarios booted at once (default 1); each "
+                    "result is printed as it comes")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args()
     if not os.path.exists(args.kernel):
@@ -206,15 +224,29 @@ def main():
         scenarios = [parse_scenario(p) for p in args.scenarios]
     except (ScenarioError, OSError) as e:
         sys.exit(f"harness: {e}")
-    passed = failed = 0
+    if args.jobs < 1:
+        sys.exit(f"harness: --jobs {args.jobs}: expected 1 or more")
+    runnable = []
     for sc in scenarios:
         if sc["accel"] != "any" and sc["accel"] != accel:
             print(f"SKIP {sc['name']}: needs accel {sc['accel']}")
-            continue
-        if run_scenario(sc, args.kernel, accel):
-            passed += 1
         else:
-            failed += 1
+            runnable.append(sc)
+    # --jobs at a time, those with the most CPUs first (they take longest:
+    # started last, one would leave the other jobs idle at the end);
+    # "alone: yes" ones last, one by one, once nothing else of this run is
+    # booted beside them.  With --jobs 1, in the order given.
+    shared = [sc for sc in runnable if sc["alone"] == "no" or args.jobs == 1]
+    if args.jobs > 1:
+        shared.sort(key=lambda sc: -sc["cpus"])
+    alone = [sc for sc in runnable if sc not in shared]
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results += pool.map(lambda sc: run_scenario(sc, args.kernel, accel),
+                            shared)
+    results += [run_scenario(sc, args.kernel, accel) for sc in alone]
+    passed = results.count(True)
+    failed = len(results) - passed
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -21,6 +21,7 @@ for p in "$here"/*/*.patch; do
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rcu-mutant.XXXXXX")
 	# The sources the host tests build from, uncommitted edits included.
 	cp -R rcu kernel arch tests "$tmp"/
+	mkdir "$tmp/tools" && cp tools/ccache.mk "$tmp/tools/"
 	if ! (cd "$tmp" && patch -p1 --quiet --batch < "$OLDPWD/$p"); then
 		echo "mutant $name: BROKEN (patch does not apply)"
 		bad=$((bad + 1))
