@@ -15,7 +15,7 @@ SHELL	:= /bin/bash
 # before starts warm; the kernel, the mutants, the host tests and Spin's
 # verifiers share it (tools/ccache.mk says how it is keyed).
 include tools/ccache.mk
-CC	:= $(CCACHE) gcc
+CC	:= $(CCACHE_CMD) gcc
 NASM	:= nasm
 LD	:= ld
 

@@ -26,7 +26,9 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 endif
 DYNRCU_CCACHE_DIR ?= /var/tmp/dynrcu-ccache
 DEBUG_PREFIX_MAP := -fdebug-prefix-map=$(CURDIR)=.
+# Set on each compile's command line, not exported: the Linux build that
+# make test starts keeps its own cache (linux/linux-test.sh).
 ifneq ($(CCACHE),)
-export CCACHE_DIR := $(DYNRCU_CCACHE_DIR)
+CCACHE_CMD := CCACHE_DIR=$(DYNRCU_CCACHE_DIR) $(CCACHE)
 endif
 endif

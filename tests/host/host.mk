@@ -9,7 +9,7 @@
 #                      freestanding against the kernel's headers
 
 include tools/ccache.mk
-HOST_CC      ?= $(CCACHE) gcc
+HOST_CC      ?= $(CCACHE_CMD) gcc
 HOST_BUILD   ?= build/host
 # Shim headers first, so rcu/*.c compile unmodified against hosted stand-ins.
 HOST_CFLAGS  ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
