@@ -234,6 +234,10 @@ if [ "$(cat "$src/.dynrcu-tarball" 2>/dev/null)" != "$tar_id" ]; then
 		sed -i '/^# Debian packaging/,$d' .gitignore &&
 		git init -q &&
 		git config user.name dynrcu && git config user.email dynrcu@localhost &&
+		# No automatic gc: after the import's commit it repacks 80,000
+		# objects in the background, taking CPU from the build that
+		# follows (a cold make test waits for that build).
+		git config gc.auto 0 &&
 		git add -A &&
 		GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" \
 			GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
@@ -252,6 +256,7 @@ pass "source tree at $src"
 # commit made in the cached tree is never built silently).  Then the
 # commits on top of dynrcu-base must be the series, patch for patch.
 cd "$src" || exit 1
+git config gc.auto 0 # also in a tree imported before git_init_tree said so
 if [ "$(cat .dynrcu-series 2>/dev/null)" != "$series_id $(git rev-parse HEAD)" ] ||
 	[ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	git am --abort >/dev/null 2>&1
