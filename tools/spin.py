@@ -26,7 +26,7 @@ MODELS = os.path.join(ROOT, 'tests', 'spin')
 BUILD = os.path.join(ROOT, 'build', 'spin')
 MUTANTS = os.path.join(MODELS, 'mutants')
 # SPIN_NICE: the nice level (default 19) for a caller that already set its
-# own priority (make test's suites table runs the Spin suite at nice 5).
+# own priority (make test's suites table runs the Spin suite at nice 10).
 _NICE = os.environ.get('SPIN_NICE', '19')
 if not _NICE.isdigit() or int(_NICE) > 19:
     sys.exit('spin: SPIN_NICE=%r: expected a whole number, 0 to 19' % _NICE)

@@ -210,7 +210,7 @@ def build_mutant(path):
                                text=True)
         if r.returncode:
             return None, "patch does not apply: " + r.stdout.strip()[:200]
-        # At the caller's priority: make test runs this suite at nice 5,
+        # At the caller's priority: make test runs this suite at nice 10,
         # and a boot waits for its kernel.
         r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf"],
                            cwd=tmp,
