@@ -427,7 +427,18 @@ static void torture_irq_low(void)
 	torture_check_odd(cpu, CTX_IRQ);
 	torture_read_begin(&rd, CTX_IRQ);
 	torture_spin_ns(hold / 2);
-	if (nest) {
+	/*
+	 * Nest only while this CPU is online.  Only the CPU itself clears
+	 * its online bit (sched_cpu_dying(), from cpu_die() in its idle
+	 * task), and it cannot get there while this handler runs, so the
+	 * bit holds still until we return.  Set: cpu_die() has not begun,
+	 * so cpu_down() has not seen OUT and cannot store PARK before we
+	 * return; the self-IPI lands inside us.  Clear: we run in the dying
+	 * CPU's last window (kernel/hotplug.c), whose sync waits only for
+	 * the online CPUs, so PARK may be stored at any moment, and an IPI
+	 * to a parked CPU is a bug (arch_send_ipi() WARNs): do not send.
+	 */
+	if (nest && cpu_online(cpu)) {
 		/*
 		 * IRQ_TEST_HIGH outranks this vector (and the tick's), so
 		 * with interrupts on it runs inside us: a nested handler
@@ -993,6 +1004,10 @@ static int torture_sender(void *arg)
 			 * IRQs off from the online test to the send: a CPU
 			 * going offline waits for this section to end before
 			 * it parks (kernel/hotplug.c), so it still takes it.
+			 * The sync covers senders on the online CPUs only;
+			 * a handler already running on the dying CPU (the
+			 * nested self-IPI of torture_irq_low()) tests its
+			 * own online bit instead, which holds still under it.
 			 */
 			local_irq_save(flags);
 			cpu = torture_pick(k, now - next[k] >
