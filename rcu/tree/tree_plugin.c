@@ -288,8 +288,16 @@ void rcu_read_unlock_special(struct task *t)
 		raise_softirq(RCU_SOFTIRQ);
 	} else {
 		set_need_resched_current();
+		/*
+		 * Only while this CPU is online, as Linux: a dying CPU in
+		 * its last window may be parked by cpu_down() at any
+		 * moment, and an IPI to a parked CPU is a bug.  Its online
+		 * bit holds still here (IRQs off; only the CPU itself
+		 * changes it, docs/hotplug.md), and what it owes the
+		 * expedited grace period rcutree_report_cpu_dead() reports.
+		 */
 		if (irqs_were_disabled && rcu_preempt_expboost(t, rdp) &&
-		    !rdp->defer_qs_iw_pending) {
+		    !rdp->defer_qs_iw_pending && cpu_online(rdp->cpu)) {
 			/*
 			 * Its handler does nothing: its return, with
 			 * need_resched set, preempts to __schedule().
