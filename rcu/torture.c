@@ -419,6 +419,15 @@ static void torture_irq_high(void)
 	smp_store_release(&tc->high_done, 1);
 }
 
+/*
+ * The longest a handler in a last window waits for PARK.  The sync it
+ * waits for takes as long as the longest IRQs-off hold on an online CPU
+ * (up to torture_hold_max_us) plus what a loaded host adds; nothing waits
+ * on the offline CPU but cpu_down() and the grace periods, which do so
+ * for any reader.
+ */
+#define TORTURE_WINDOW_HOLD_MS	200
+
 static void torture_irq_low(void)
 {
 	int cpu = raw_smp_processor_id();
@@ -438,13 +447,13 @@ static void torture_irq_low(void)
 	if (window) {
 		/*
 		 * In the dying CPU's last window: hold until cpu_down()
-		 * has stored PARK (at most torture_hold_max_us), then try
-		 * to nest, the order that a handler here must survive.
+		 * has stored PARK (at most TORTURE_WINDOW_HOLD_MS), then
+		 * try to nest, the order that a handler here must survive.
 		 */
 		u64 t0 = ktime_get_ns();
 
 		while (!cpu_is_parked(cpu) && ktime_get_ns() - t0 <
-		       torture_hold_max_us * NSEC_PER_USEC)
+		       TORTURE_WINDOW_HOLD_MS * NSEC_PER_MSEC)
 			arch_cpu_relax();
 		nest = true;
 	} else {
