@@ -197,7 +197,7 @@ struct torture_cpu {
 	int irq_busy;		/* an IRQ is on its way or being handled */
 	int nmi_armed;		/* the next NMI here runs a reader */
 	int high_done;		/* the nested IRQ has run */
-	int window_irq;		/* the IRQ on its way is torture_window_irq()'s */
+	int window_irq;		/* torture_window_irq() sent it */
 	u64 rng_irq, rng_nmi;	/* handler contexts' own generators */
 	u64 reads[NR_CTX];
 	u64 idle_hits[NR_CTX];	/* entered with the counter even */

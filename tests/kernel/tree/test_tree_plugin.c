@@ -552,7 +552,8 @@ KTEST(rcu_tree_defer_qs_iw)
 	for (int i = 0; i < DEFER_QS_IW_ROUNDS && !fail; i++) {
 		static struct iw_round r;
 		static struct exp_wait ew;
-		u64 ipis0 = READ_ONCE(rcu_tree_data[cpu].exp_ipis);
+		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+		u64 ipis0 = READ_ONCE(rdp->exp_ipis);
 		long long us_left, us_exp;
 
 		r = (struct iw_round){ 0 };
@@ -563,7 +564,7 @@ KTEST(rcu_tree_defer_qs_iw)
 		kthread_run(exp_waiter, &ew, raw_smp_processor_id(),
 			    "exp-waiter");
 		/* The expedited IPI lands in the reader: it owes the GP. */
-		fail |= KT_EXPECT(poll_until(READ_ONCE(rcu_tree_data[cpu].exp_ipis) !=
+		fail |= KT_EXPECT(poll_until(READ_ONCE(rdp->exp_ipis) !=
 					     ipis0),
 				  "round %d: cpu%d took no expedited IPI", i,
 				  cpu);
@@ -590,7 +591,8 @@ KTEST(rcu_tree_defer_qs_iw)
 				  "round %d: the second IRQs-off deferral sent no self-IPI: defer_qs_iw_pending was left set",
 				  i);
 		fail |= KT_EXPECT(r.left_ns,
-				  "round %d: the reader never left blkd_tasks", i);
+				  "round %d: the reader never left blkd_tasks",
+				  i);
 	}
 	return fail;
 }
