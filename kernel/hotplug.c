@@ -46,6 +46,8 @@ static struct spinlock hotplug_init_lock = SPINLOCK_INIT("hotplug_init");
 
 static struct cpuhp_stats stats;
 
+void (*cpuhp_out_hook)(int cpu);
+
 static void hotplug_lock(void)
 {
 	unsigned long flags;
@@ -208,6 +210,7 @@ __noreturn void cpu_die(void)
 {
 	struct percpu *pc = this_cpu();
 	int cpu = pc->cpu;
+	void (*out_hook)(int cpu);
 
 	lockdep_assert_irqs_disabled();
 	BUG_ON(READ_ONCE(pc->hp_state) != CPUHP_GOING);
@@ -215,6 +218,9 @@ __noreturn void cpu_die(void)
 	timers_migrate(cpu, 0);		/* tick off, timers to CPU 0 */
 	printk("cpu%d: offline\n", cpu);
 	smp_store_release(&pc->hp_state, CPUHP_OUT);
+	out_hook = READ_ONCE(cpuhp_out_hook);
+	if (unlikely(out_hook))
+		out_hook(cpu);
 	/*
 	 * IRQs on until cpu_down() lets us park: IPIs that senders sent
 	 * before they could see us offline arrive and run here (calls,

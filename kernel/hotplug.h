@@ -58,6 +58,14 @@ static inline bool cpu_is_going(int cpu)
 /* The idle loop of a GOING CPU: leave, and never return. */
 __noreturn void cpu_die(void);
 
+/*
+ * Torture hook: called on the dying CPU right after it stored OUT, IRQs
+ * still off, so that what it sends itself there is taken in its last
+ * window (rcu/torture.c, torture_onoff_window_irq).  NULL unless set;
+ * one load and a not-taken branch otherwise.
+ */
+extern void (*cpuhp_out_hook)(int cpu);
+
 /* Statistics: completed offline and online operations, their times. */
 struct cpuhp_stats {
 	u64 n_offline, n_online;

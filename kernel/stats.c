@@ -9,7 +9,7 @@
 static const char *const kind_names[NR_IRQ_KINDS] = {
 	[IRQ_TIMER] = "timer", [IRQ_RESCHEDULE] = "resched",
 	[IRQ_CALL_FUNC] = "callfunc", [IRQ_TEST_LOW] = "test-low",
-	[IRQ_TEST_HIGH] = "test-high",
+	[IRQ_TEST_HIGH] = "test-high", [IRQ_WORK] = "irq_work",
 };
 
 void ktap_print_stats(void)

@@ -41,6 +41,7 @@
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/compiler.h"
+#include "kernel/hotplug.h"
 #include "kernel/irq.h"
 #include "kernel/ktap.h"
 #include "kernel/lockdep.h"
@@ -88,6 +89,9 @@ kparam_uint("torture_busy", torture_busy, 0, NR_CPUS - 1,
 static unsigned int torture_lock_delay_us;
 kparam_uint("torture_lock_delay_us", torture_lock_delay_us, 0, 100000,
 	    "rcu torture: one outermost rcu_read_lock() in 16 in task context spins up to this long once the grace period must wait for it (rcupreempt: between its load of completed and its counter increment; tree: after its nesting count) (0: off)");
+static unsigned int torture_onoff_window_irq;
+kparam_uint("torture_onoff_window_irq", torture_onoff_window_irq, 0, 1,
+	    "rcu torture: a CPU going offline sends itself a torture IRQ as it reaches OUT, so that one lands in each last window (kernel/hotplug.c)");
 static unsigned int torture_stat_interval = 2;
 kparam_uint("torture_stat_interval", torture_stat_interval, 1, 3600,
 	    "rcu torture: seconds between statistics lines");
@@ -193,6 +197,7 @@ struct torture_cpu {
 	int irq_busy;		/* an IRQ is on its way or being handled */
 	int nmi_armed;		/* the next NMI here runs a reader */
 	int high_done;		/* the nested IRQ has run */
+	int window_irq;		/* torture_window_irq() sent it */
 	u64 rng_irq, rng_nmi;	/* handler contexts' own generators */
 	u64 reads[NR_CTX];
 	u64 idle_hits[NR_CTX];	/* entered with the counter even */
@@ -209,6 +214,8 @@ struct torture_cpu {
 static struct torture_cpu torture_cpus[NR_CPUS];
 static u64 torture_errs[NR_ERR];
 static u64 n_sent_idle[2], n_sent_busy[2];	/* [0] IRQ, [1] NMI */
+/* torture_window_irq()'s IRQs: one dying CPU at a time changes it. */
+static u64 n_window_irqs;
 /* torture_lock_delay(): spins done and their total ns, from any CPU. */
 static u64 n_lock_delays, lock_delay_ns;
 
@@ -412,6 +419,15 @@ static void torture_irq_high(void)
 	smp_store_release(&tc->high_done, 1);
 }
 
+/*
+ * The longest a handler in a last window waits for PARK.  The sync it
+ * waits for takes as long as the longest IRQs-off hold on an online CPU
+ * (up to torture_hold_max_us) plus what a loaded host adds; nothing waits
+ * on the offline CPU but cpu_down() and the grace periods, which do so
+ * for any reader.
+ */
+#define TORTURE_WINDOW_HOLD_MS	200
+
 static void torture_irq_low(void)
 {
 	int cpu = raw_smp_processor_id();
@@ -421,13 +437,40 @@ static void torture_irq_low(void)
 	u64 hold = torture_hold_ns(&tc->rng_irq,
 				   torture_hold_max_us * NSEC_PER_USEC);
 	bool nest = (torture_rand(&tc->rng_irq) & 3) == 0;
+	bool window = tc->window_irq;
 
+	tc->window_irq = 0;
 	if (!READ_ONCE(torture_running))
 		goto out;
 	torture_check_odd(cpu, CTX_IRQ);
 	torture_read_begin(&rd, CTX_IRQ);
-	torture_spin_ns(hold / 2);
-	if (nest) {
+	if (window) {
+		/*
+		 * In the dying CPU's last window: hold until cpu_down()
+		 * has stored PARK (at most TORTURE_WINDOW_HOLD_MS), then
+		 * try to nest, the order that a handler here must survive.
+		 */
+		u64 t0 = ktime_get_ns();
+
+		while (!cpu_is_parked(cpu) && ktime_get_ns() - t0 <
+		       TORTURE_WINDOW_HOLD_MS * NSEC_PER_MSEC)
+			arch_cpu_relax();
+		nest = true;
+	} else {
+		torture_spin_ns(hold / 2);
+	}
+	/*
+	 * Nest only while this CPU is online.  Only the CPU itself clears
+	 * its online bit (sched_cpu_dying(), from cpu_die() in its idle
+	 * task), and it cannot get there while this handler runs, so the
+	 * bit holds still until we return.  Set: cpu_die() has not begun,
+	 * so cpu_down() has not seen OUT and cannot store PARK before we
+	 * return; the self-IPI lands inside us.  Clear: we run in the dying
+	 * CPU's last window (kernel/hotplug.c), whose sync waits only for
+	 * the online CPUs, so PARK may be stored at any moment, and an IPI
+	 * to a parked CPU is a bug (arch_send_ipi() WARNs): do not send.
+	 */
+	if (nest && cpu_online(cpu)) {
 		/*
 		 * IRQ_TEST_HIGH outranks this vector (and the tick's), so
 		 * with interrupts on it runs inside us: a nested handler
@@ -965,6 +1008,29 @@ static int torture_pick(int kind, bool any_cpu, u64 *rng, bool *idle)
 	return -1;
 }
 
+/*
+ * cpuhp_out_hook (torture_onoff_window_irq): on the dying CPU, at OUT,
+ * IRQs off.  It is offline already, so the sender no longer aims here;
+ * claim its IRQ slot as the sender would and send a low IRQ to ourselves
+ * (not parked: cpu_down() stores PARK only after it saw OUT and its
+ * sync).  It is taken as cpu_die() turns IRQs on: a reader in the last
+ * window, which holds until PARK and then tries to nest.
+ */
+static void torture_window_irq(int cpu)
+{
+	struct torture_cpu *tc = &torture_cpus[cpu];
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(torture_running) || READ_ONCE(tc->irq_busy))
+		return;
+	/* Publishes the claim before the IPI whose handler clears it. */
+	smp_store_release(&tc->irq_busy, 1);
+	/* Read by the handler on this CPU: program order is enough. */
+	tc->window_irq = 1;
+	arch_send_ipi(cpu, IRQ_TEST_LOW);
+	n_window_irqs++;
+}
+
 /* Past due by this much with no idle CPU: send to a busy one. */
 #define TORTURE_FALLBACK_NS	(20 * NSEC_PER_MSEC)
 
@@ -993,6 +1059,10 @@ static int torture_sender(void *arg)
 			 * IRQs off from the online test to the send: a CPU
 			 * going offline waits for this section to end before
 			 * it parks (kernel/hotplug.c), so it still takes it.
+			 * The sync covers senders on the online CPUs only;
+			 * a handler already running on the dying CPU (the
+			 * nested self-IPI of torture_irq_low()) tests its
+			 * own online bit instead, which holds still under it.
 			 */
 			local_irq_save(flags);
 			cpu = torture_pick(k, now - next[k] >
@@ -1173,9 +1243,9 @@ static void torture_print(struct torture_totals *t, bool diag)
 		  t->migrated, t->preempted, t->nmi_in_irq);
 	ktap_diag("rcu-torture: IRQ+NMI readers on idle CPUs: %lu of %lu (%lu%%)",
 		  hi, hr, hr ? hi * 100 / hr : 0);
-	ktap_diag("rcu-torture: sent IRQ to idle/busy CPUs: %lu/%lu, NMI: %lu/%lu",
+	ktap_diag("rcu-torture: sent IRQ to idle/busy CPUs: %lu/%lu, NMI: %lu/%lu; IRQs into a last window: %lu",
 		  n_sent_idle[0], n_sent_busy[0], n_sent_idle[1],
-		  n_sent_busy[1]);
+		  n_sent_busy[1], n_window_irqs);
 	ktap_diag("rcu-torture: reader hold ns mean/max:%s; lock delays: %lu (mean %lu ns)",
 		  holds, nd, nd ? dns / nd : 0);
 	ktap_diag("rcu-torture: Reader Pipe:%s", pipe);
@@ -1213,7 +1283,8 @@ static void torture_reset(void)
 	memset(torture_cpus, 0, sizeof(torture_cpus));
 	memset(torture_errs, 0, sizeof(torture_errs));
 	memset(torture_wcount, 0, sizeof(torture_wcount));
-	memset(&first_err, 0, sizeof(first_err));
+	n_lock_delays = lock_delay_ns = 0;
+	n_window_irqs = 0;
 	memset(n_sent_idle, 0, sizeof(n_sent_idle));
 	memset(n_sent_busy, 0, sizeof(n_sent_busy));
 	n_lock_delays = lock_delay_ns = 0;
@@ -1446,8 +1517,11 @@ int rcu_torture_run(void)
 			      true);
 	for (int i = 1; i <= (int)torture_busy && i < ncpus; i++)
 		torture_start(torture_spinner, i, i, "torture_spinner", false);
-	if (torture_onoff_wanted())
+	if (torture_onoff_wanted()) {
+		if (handlers && torture_onoff_window_irq)
+			WRITE_ONCE(cpuhp_out_hook, torture_window_irq);
 		torture_start(torture_onoff, 0, self, "torture_onoff", false);
+	}
 
 	t0 = last_stat = last_change = ktime_get_ns();
 	/*
@@ -1500,6 +1574,7 @@ int rcu_torture_run(void)
 	}
 	WRITE_ONCE(torture_running, 0);
 	rcu_read_lock_delay_set(NULL);
+	WRITE_ONCE(cpuhp_out_hook, NULL);
 	if (handlers) {
 		torture_wait_handlers();
 		unregister_nmi_handler(torture_nmi);
@@ -1546,6 +1621,13 @@ int rcu_torture_run(void)
 		printk("rcu-torture: !!! torture_lock_delay_us=%u but none of %lu task readers' rcu_read_lock() ran the delay (rcu=%s)\n",
 		       torture_lock_delay_us, t.reads[CTX_TASK],
 		       rcu_flavor_name());
+		fail = true;
+	}
+	/* The option must have done something: one IRQ per few cycles. */
+	if (torture_onoff_window_irq && handlers &&
+	    torture_onoff_cycles() >= 8 && !n_window_irqs) {
+		printk("rcu-torture: !!! torture_onoff_window_irq=1 but no IRQ was sent into a last window in %lu on/off cycles\n",
+		       (unsigned long)torture_onoff_cycles());
 		fail = true;
 	}
 	if (torture_onoff_failed()) {

@@ -98,6 +98,7 @@ static const int kind_vector[NR_IRQ_KINDS] = {
 	[IRQ_CALL_FUNC] = VEC_CALL_FUNC,
 	[IRQ_TEST_LOW] = VEC_TEST_LOW,
 	[IRQ_TEST_HIGH] = VEC_TEST_HIGH,
+	[IRQ_WORK] = VEC_IRQ_WORK,
 };
 
 int arch_irq_vector(enum irq_kind kind)

@@ -30,6 +30,7 @@ struct trap_frame {
 #define VEC_TIMER	0x40
 #define VEC_CALL_FUNC	0xd0
 #define VEC_RESCHEDULE	0xd1
+#define VEC_IRQ_WORK	0xd2
 #define VEC_TEST_HIGH	0xe0
 #define VEC_SPURIOUS	0xff
 

@@ -25,6 +25,7 @@
  */
 #include "asm/arch.h"
 #include "kernel/bug.h"
+#include "kernel/irq.h"
 #include "kernel/irqflags.h"
 #include "kernel/ktap.h"
 #include "kernel/param.h"
@@ -1209,6 +1210,7 @@ static void rcu_tree_init(void)
 	}
 	rcu_exp_init();
 	open_softirq(RCU_SOFTIRQ, rcu_core);
+	request_irq(IRQ_WORK, rcu_preempt_deferred_qs_handler);
 	rcu_state.gp_kthread = kthread_run(rcu_gp_kthread, NULL,
 					   RCU_GP_KTHREAD_CPU, "rcu_preempt");
 	printk("rcu: preemptible Tree RCU: %d CPUs, %d levels, %d rcu_nodes, rcu_fanout_leaf=%u rcu_fanout=%u\n",

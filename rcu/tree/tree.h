@@ -103,8 +103,12 @@ struct rcu_tree_data {
 	bool exp_deferred_qs;		/* this CPU owes the expedited GP */
 	int exp_watching_snap;		/* counter when selected (watching) */
 	u64 exp_ipis;			/* rcu_exp_handler() runs here */
-	/* A deferral's self-IPI is on its way (Linux: its irq_work). */
+	/*
+	 * A deferral's self-IPI is on its way (Linux: its irq_work): set
+	 * when it is sent, cleared by its handler, IRQs off, this CPU only.
+	 */
 	bool defer_qs_iw_pending;
+	u64 n_defer_qs_iw;		/* those self-IPIs sent */
 
 	/* Callbacks: lock protects cblist and invoking. */
 	struct spinlock lock;
@@ -222,6 +226,7 @@ void rcu_tree_read_lock_delay_set(void (*hook)(void));
 void rcu_read_unlock_special(struct task *t);
 bool rcu_preempt_need_deferred_qs(struct task *t);
 void rcu_preempt_deferred_qs(struct task *t);
+void rcu_preempt_deferred_qs_handler(void);
 bool rcu_preempt_interrupted_atomic(void);
 void rcu_preempt_check_blocked_tasks_gp_init(struct rcu_node *rnp);
 bool rcu_flavor_sched_clock_irq(int cpu);

@@ -167,7 +167,6 @@ static void rcu_preempt_deferred_qs_irqrestore(struct task *t,
 	WARN_ONCE(READ_ONCE(t->rcu_read_lock_nesting) != 0,
 		  "rcu_preempt_deferred_qs: task %s still in a reader (nesting %d)",
 		  t->name, READ_ONCE(t->rcu_read_lock_nesting));
-	rdp->defer_qs_iw_pending = false;
 	special = READ_ONCE(t->rcu_read_unlock_special);
 	WRITE_ONCE(t->rcu_read_unlock_special.b.need_qs, 0);
 	WRITE_ONCE(t->rcu_read_unlock_special.b.exp_hint, 0);
@@ -250,6 +249,25 @@ static bool rcu_preempt_expboost(struct task *t, struct rcu_tree_data *rdp)
 }
 
 /*
+ * The deferral's self-IPI (IRQ_WORK; Linux 6.12's defer_qs_iw irq_work),
+ * hardirq, IRQs off.  It is no longer on its way, whatever reported the
+ * quiescent state it was sent for: the context switch its return makes
+ * (need_resched is set), one that came first, or the expedited IPI.  So
+ * the flag is cleared here, as Linux does, not where the report is made:
+ * a report made elsewhere (a switch inside a new reader reports the
+ * CPU's expedited quiescent state without rcu_preempt_deferred_qs())
+ * would leave it set, and the CPU's next IRQs-off deferral would send
+ * nothing and wait for a tick.
+ */
+void rcu_preempt_deferred_qs_handler(void)
+{
+	struct rcu_tree_data *rdp = &rcu_tree_data[raw_smp_processor_id()];
+
+	lockdep_assert_irqs_disabled();
+	rdp->defer_qs_iw_pending = false;
+}
+
+/*
  * The outermost rcu_read_unlock() found work (see
  * rcu_preempt_deferred_qs_irqrestore()).  With interrupts, preemption or
  * softirqs off, or in a handler, the unlock may sit inside code that
@@ -288,14 +306,23 @@ void rcu_read_unlock_special(struct task *t)
 		raise_softirq(RCU_SOFTIRQ);
 	} else {
 		set_need_resched_current();
+		/*
+		 * Only while this CPU is online, as Linux: a dying CPU in
+		 * its last window may be parked by cpu_down() at any
+		 * moment, and an IPI to a parked CPU is a bug.  Its online
+		 * bit holds still here (IRQs off; only the CPU itself
+		 * changes it, docs/hotplug.md), and what it owes the
+		 * expedited grace period rcutree_report_cpu_dead() reports.
+		 */
 		if (irqs_were_disabled && rcu_preempt_expboost(t, rdp) &&
-		    !rdp->defer_qs_iw_pending) {
+		    !rdp->defer_qs_iw_pending && cpu_online(rdp->cpu)) {
 			/*
-			 * Its handler does nothing: its return, with
-			 * need_resched set, preempts to __schedule().
+			 * Its handler only clears the flag: its return,
+			 * with need_resched set, preempts to __schedule().
 			 */
 			rdp->defer_qs_iw_pending = true;
-			arch_send_ipi(rdp->cpu, IRQ_RESCHEDULE);
+			rdp->n_defer_qs_iw++;
+			arch_send_ipi(rdp->cpu, IRQ_WORK);
 		}
 	}
 	local_irq_restore(flags);

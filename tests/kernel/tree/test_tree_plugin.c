@@ -20,6 +20,10 @@
  *                               tick frees its bit before a context
  *                               switch queues it, holding the grace
  *                               period, on blkd_tasks
+ *   rcu_tree_defer_qs_iw        two IRQs-off deferrals in a row that an
+ *                               expedited grace period waits on each send
+ *                               their self-IPI, the first one's landing
+ *                               inside a new reader
  * rcu_tree_blocked_reader (test_tree.c) checks the fully enabled unlock.
  */
 #include "asm/arch.h"
@@ -455,5 +459,140 @@ KTEST(rcu_tree_reader_region)
 	fail |= KT_EXPECT(fail || judged,
 			  "in each of %d rounds the reader was queued before its leaf had the grace period: nothing judged",
 			  READER_REGION_ROUNDS);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcu_tree_defer_qs_iw: two IRQs-off deferrals in a row on one CPU, each
+ * owing an expedited grace period, must each send the self-IPI
+ * (IRQ_WORK, Linux's defer_qs_iw).  The first one's IPI lands inside a
+ * new reader: the switch its return makes queues the reader and reports
+ * the CPU's expedited quiescent state itself, without
+ * rcu_preempt_deferred_qs(), so only the IPI's handler can say the IPI
+ * is no longer on its way (defer_qs_iw_pending).  Then the reader, which
+ * now holds the expedited grace period from blkd_tasks, unlocks with
+ * IRQs off: if the flag was left set, this deferral sends nothing, and
+ * the grace period waits for the CPU's next tick.
+ */
+struct iw_round {
+	volatile int in_reader, go, done;
+	bool blocked;		/* queued by the first IPI's switch */
+	u64 sent1, sent2;	/* self-IPIs sent by each deferral */
+	u64 irqs_on_ns;		/* the second deferral's IRQs back on */
+	u64 left_ns;		/* seen off blkd_tasks (0: never) */
+	u64 ticks;		/* ticks on the CPU between the two */
+};
+
+static int iw_reader(void *arg)
+{
+	struct iw_round *r = arg;
+	struct task *t = current;
+	struct rcu_tree_data *rdp;
+	struct cpu_stats *st;
+	unsigned long flags;
+	u64 n, t0, ticks0;
+
+	rcu_read_lock();
+	WRITE_ONCE(r->in_reader, 1);
+	/* Acquire: the expedited IPI landed before go (the test saw it). */
+	while (!smp_load_acquire(&r->go))
+		arch_cpu_relax();
+	/* Pinned: this CPU's data, read and changed here with IRQs off. */
+	rdp = &rcu_tree_data[raw_smp_processor_id()];
+	st = &this_cpu()->stats;
+	/* Deferral 1: exp_hint is set, the CPU owes the expedited GP. */
+	local_irq_save(flags);
+	n = rdp->n_defer_qs_iw;
+	rcu_read_unlock();
+	r->sent1 = rdp->n_defer_qs_iw - n;
+	/* A new reader before IRQs come on: the IPI lands inside it. */
+	rcu_read_lock();
+	t0 = ktime_get_ns();
+	local_irq_restore(flags);
+	/* Under TCG an interrupt is taken at a block's end: wait for it. */
+	while (!READ_ONCE(t->rcu_read_unlock_special.b.blocked) &&
+	       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+		arch_cpu_relax();
+	r->blocked = READ_ONCE(t->rcu_read_unlock_special.b.blocked);
+	/* Deferral 2: blocked, holding the expedited GP from the leaf. */
+	local_irq_save(flags);
+	n = rdp->n_defer_qs_iw;
+	rcu_read_unlock();
+	r->sent2 = rdp->n_defer_qs_iw - n;
+	ticks0 = READ_ONCE(st->ticks);
+	t0 = ktime_get_ns();
+	r->irqs_on_ns = t0;
+	local_irq_restore(flags);
+	/* Busy and preemptible: only an interrupt's return switches us. */
+	while (READ_ONCE(t->rcu_read_unlock_special.b.blocked) &&
+	       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+		arch_cpu_relax();
+	if (!READ_ONCE(t->rcu_read_unlock_special.b.blocked))
+		r->left_ns = ktime_get_ns();
+	r->ticks = READ_ONCE(st->ticks) - ticks0;
+	/* Release: the round's results before done. */
+	smp_store_release(&r->done, 1);
+	return 0;
+}
+
+#define DEFER_QS_IW_ROUNDS	5
+
+KTEST(rcu_tree_defer_qs_iw)
+{
+	int fail = 0, cpu;
+
+	TREE_ONLY();
+	cpu = other_cpu();
+	if (cpu < 0) {
+		ktap_diag("needs a CPU other than ours and the kthread's");
+		return KTEST_SKIP;
+	}
+	for (int i = 0; i < DEFER_QS_IW_ROUNDS && !fail; i++) {
+		static struct iw_round r;
+		static struct exp_wait ew;
+		struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
+		u64 ipis0 = READ_ONCE(rdp->exp_ipis);
+		long long us_left, us_exp;
+
+		r = (struct iw_round){ 0 };
+		ew = (struct exp_wait){ 0 };
+		kthread_run(iw_reader, &r, cpu, "iw-reader");
+		fail |= KT_EXPECT(wait_flag(&r.in_reader, HOST_STALL_MS),
+				  "round %d: the reader began", i);
+		kthread_run(exp_waiter, &ew, raw_smp_processor_id(),
+			    "exp-waiter");
+		/* The expedited IPI lands in the reader: it owes the GP. */
+		fail |= KT_EXPECT(poll_until(READ_ONCE(rdp->exp_ipis) !=
+					     ipis0),
+				  "round %d: cpu%d took no expedited IPI", i,
+				  cpu);
+		/* Release: pairs with the reader's acquire of go. */
+		smp_store_release(&r.go, 1);
+		fail |= KT_EXPECT(wait_flag(&r.done, HOST_STALL_MS),
+				  "round %d: the reader ended", i);
+		fail |= KT_EXPECT(exp_done_after(&ew, r.irqs_on_ns, &us_exp),
+				  "round %d: the expedited grace period did not end",
+				  i);
+		us_left = r.left_ns ? (long long)(r.left_ns - r.irqs_on_ns) /
+				      (long long)NSEC_PER_USEC : -1;
+		ktap_diag("round %d: self-IPIs sent %llu then %llu; off blkd_tasks %lld us and the expedited GP ended %lld us after IRQs on, %llu ticks between",
+			  i, (unsigned long long)r.sent1,
+			  (unsigned long long)r.sent2, us_left, us_exp,
+			  (unsigned long long)r.ticks);
+		fail |= KT_EXPECT(r.sent1 == 1,
+				  "round %d: the first IRQs-off deferral sent no self-IPI",
+				  i);
+		fail |= KT_EXPECT(r.blocked,
+				  "round %d: the first self-IPI's switch did not queue the new reader",
+				  i);
+		fail |= KT_EXPECT(r.sent2 == 1,
+				  "round %d: the second IRQs-off deferral sent no self-IPI: defer_qs_iw_pending was left set",
+				  i);
+		fail |= KT_EXPECT(r.left_ns,
+				  "round %d: the reader never left blkd_tasks",
+				  i);
+	}
 	return fail;
 }

@@ -60,6 +60,7 @@ enum irq_kind {
 	IRQ_CALL_FUNC,		/* smp_call_function_single() */
 	IRQ_TEST_LOW,		/* test vectors: LOW < TIMER < HIGH priority */
 	IRQ_TEST_HIGH,
+	IRQ_WORK,		/* a self-IPI: work once IRQs are on */
 	NR_IRQ_KINDS,
 };
 int arch_irq_vector(enum irq_kind kind);
