@@ -1283,7 +1283,7 @@ static void torture_reset(void)
 	memset(torture_cpus, 0, sizeof(torture_cpus));
 	memset(torture_errs, 0, sizeof(torture_errs));
 	memset(torture_wcount, 0, sizeof(torture_wcount));
-	n_lock_delays = lock_delay_ns = 0;
+	memset(&first_err, 0, sizeof(first_err));
 	n_window_irqs = 0;
 	memset(n_sent_idle, 0, sizeof(n_sent_idle));
 	memset(n_sent_busy, 0, sizeof(n_sent_busy));
