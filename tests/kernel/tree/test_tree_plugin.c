@@ -48,6 +48,17 @@ static int other_cpu(void)
 	return -1;
 }
 
+/* rcu=tree and a CPU from other_cpu() in cpu, or the test is skipped. */
+#define TREE_OTHER_CPU(cpu)						\
+	do {								\
+		TREE_ONLY();						\
+		(cpu) = other_cpu();					\
+		if ((cpu) < 0) {					\
+			ktap_diag("needs a CPU other than ours and the kthread's"); \
+			return KTEST_SKIP;				\
+		}							\
+	} while (0)
+
 /*
  * Until the grace-period kthread has scanned three more times (a report
  * in place would have ended the grace period long before), or c is
@@ -182,12 +193,7 @@ KTEST(rcu_tree_deferred_qs)
 {
 	int fail = 0, cpu;
 
-	TREE_ONLY();
-	cpu = other_cpu();
-	if (cpu < 0) {
-		ktap_diag("needs a CPU other than ours and the kthread's");
-		return KTEST_SKIP;
-	}
+	TREE_OTHER_CPU(cpu);
 	fail |= deferred_round(cpu, HELD_UNLOCK_IRQS_OFF, false, "IRQs off");
 	fail |= deferred_round(cpu, HELD_UNLOCK_PREEMPT_OFF, false,
 			       "preemption off");
@@ -428,12 +434,7 @@ KTEST(rcu_tree_preempt_off_region)
 	int cpu;
 	bool judged;
 
-	TREE_ONLY();
-	cpu = other_cpu();
-	if (cpu < 0) {
-		ktap_diag("needs a CPU other than ours and the kthread's");
-		return KTEST_SKIP;
-	}
+	TREE_OTHER_CPU(cpu);
 	/* Nothing can switch a spinner with preemption off: always judged. */
 	return region_round(cpu, REGION_PREEMPT_OFF, true,
 			    "with preemption off", &judged);
@@ -447,12 +448,7 @@ KTEST(rcu_tree_reader_region)
 	int fail = 0, cpu, i;
 	bool judged = false;
 
-	TREE_ONLY();
-	cpu = other_cpu();
-	if (cpu < 0) {
-		ktap_diag("needs a CPU other than ours and the kthread's");
-		return KTEST_SKIP;
-	}
+	TREE_OTHER_CPU(cpu);
 	for (i = 0; i < READER_REGION_ROUNDS && !judged && !fail; i++)
 		fail |= region_round(cpu, REGION_READER, false,
 				     "inside a reader", &judged);
@@ -543,12 +539,7 @@ KTEST(rcu_tree_defer_qs_iw)
 {
 	int fail = 0, cpu;
 
-	TREE_ONLY();
-	cpu = other_cpu();
-	if (cpu < 0) {
-		ktap_diag("needs a CPU other than ours and the kthread's");
-		return KTEST_SKIP;
-	}
+	TREE_OTHER_CPU(cpu);
 	for (int i = 0; i < DEFER_QS_IW_ROUNDS && !fail; i++) {
 		static struct iw_round r;
 		static struct exp_wait ew;
