@@ -13,7 +13,8 @@
 #
 # Every suite ends with its own "N passed, N failed" line; the totals line
 # adds them up.  Every 30 s a progress line names what is still running.
-# The run ends with a table of each suite's wall time.  Output of the
+# The run ends with a table of each suite's start, end, wall and CPU time,
+# and the critical path: the suite that ended last and what it waited for.  Output of the
 # suites that run in the background is in build/test-logs/NAME.log; a
 # failing one's is shown at the end.
 #
@@ -105,7 +106,8 @@ mkdir -p "$logs"
 start=$(date +%s)
 suites=()
 
-elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+elapsed() { mmss $(($(date +%s) - $1)); }
 
 # The CPU seconds (user + system) that this subshell's finished children
 # used: a suite's own cost, whatever else shared the cores with it.  Its
@@ -217,7 +219,6 @@ kill $ticker_pid 2>/dev/null
 # its wall time, and the CPU time it used (on 2 cores, the sum of the CPU
 # column is what no ordering can go below).
 passed=0 failed=0 failed_suites=() last= last_end=0
-mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 printf '\n| suite | start | end | wall | CPU | result |\n'
 printf '|---|---|---|---|---|---|\n'
 for s in "${suites[@]}"; do
