@@ -5,11 +5,10 @@
 #
 # The kernel scenarios measure time (ticks, timers, latencies), so they run
 # in the foreground at normal priority.  What measures no time runs beside
-# them at low priority (nice): the host unit tests, the Spin models, the
-# expected-failure scenarios, the mutant kernels' builds and the Linux
-# build.  Once the scenarios are done, the mutants boot beside the Linux
-# boots.  The table says which suite is which, its nice level and what it
-# waits for.
+# them at lower priority (nice): the host unit tests, the Spin models, the
+# expected-failure scenarios, the mutants (each built, then booted) and
+# the Linux build; the Linux boots follow that build.  The table says
+# which suite is which, its nice level and what it waits for.
 #
 # Every suite ends with its own "N passed, N failed" line; the totals line
 # adds them up.  Every 30 s a progress line names what is still running.
