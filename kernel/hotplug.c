@@ -47,6 +47,16 @@ static struct spinlock hotplug_init_lock = SPINLOCK_INIT("hotplug_init");
 static struct cpuhp_stats stats;
 
 void (*cpuhp_out_hook)(int cpu);
+void (*cpuhp_rcu_dead_hook)(int cpu);
+
+/* A test hook, on the dying CPU: one load and a not-taken branch. */
+static void cpuhp_call_hook(void (**hook)(int cpu), int cpu)
+{
+	void (*fn)(int cpu) = READ_ONCE(*hook);
+
+	if (unlikely(fn))
+		fn(cpu);
+}
 
 static void hotplug_lock(void)
 {
@@ -210,7 +220,6 @@ __noreturn void cpu_die(void)
 {
 	struct percpu *pc = this_cpu();
 	int cpu = pc->cpu;
-	void (*out_hook)(int cpu);
 
 	lockdep_assert_irqs_disabled();
 	BUG_ON(READ_ONCE(pc->hp_state) != CPUHP_GOING);
@@ -218,9 +227,7 @@ __noreturn void cpu_die(void)
 	timers_migrate(cpu, 0);		/* tick off, timers to CPU 0 */
 	printk("cpu%d: offline\n", cpu);
 	smp_store_release(&pc->hp_state, CPUHP_OUT);
-	out_hook = READ_ONCE(cpuhp_out_hook);
-	if (unlikely(out_hook))
-		out_hook(cpu);
+	cpuhp_call_hook(&cpuhp_out_hook, cpu);
 	/*
 	 * IRQs on until cpu_down() lets us park: IPIs that senders sent
 	 * before they could see us offline arrive and run here (calls,
@@ -235,7 +242,18 @@ __noreturn void cpu_die(void)
 	/* ksoftirqd cannot run our bits from elsewhere: run them now. */
 	while (local_softirq_pending())
 		do_softirq();
+	/*
+	 * No NMI handler runs here from now on (handle_nmi()): an NMI sent
+	 * before the sync may still arrive, and on rcu=tree its reader
+	 * would begin after rcutree_report_cpu_dead() took this CPU out
+	 * of every grace period.  Only NMIs on this CPU read the flag, so
+	 * a compiler barrier is the order needed: set before the report's
+	 * first access, an NMI landing inside the report runs nothing.
+	 */
+	WRITE_ONCE(pc->nmi_ignore, true);
+	barrier();
 	rcu_report_dead(cpu);		/* no reader here from now on */
+	cpuhp_call_hook(&cpuhp_rcu_dead_hook, cpu);
 	/* A next life starts from a fresh idle loop: no count carried. */
 	pc->preempt_count = 0;
 	pc->need_resched = 0;

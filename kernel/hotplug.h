@@ -66,6 +66,14 @@ __noreturn void cpu_die(void);
  */
 extern void (*cpuhp_out_hook)(int cpu);
 
+/*
+ * Test hook: called on the dying CPU right after its last RCU step
+ * (rcu_report_dead()), IRQs off, before DEAD: the window in which an
+ * NMI sent before cpu_down()'s sync and delivered late must run no
+ * reader (tests/kernel/rcu/test_hotplug.c, rcu_hotplug_late_nmi).
+ */
+extern void (*cpuhp_rcu_dead_hook)(int cpu);
+
 /* Statistics: completed offline and online operations, their times. */
 struct cpuhp_stats {
 	u64 n_offline, n_online;

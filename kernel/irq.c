@@ -123,6 +123,19 @@ void handle_irq(int kind, bool interrupted_irqs_on)
 
 void handle_nmi(void)
 {
+	/*
+	 * A CPU past its last RCU step (kernel/hotplug.c:cpu_die()) may
+	 * still take an NMI that was sent before cpu_down()'s sync and
+	 * delivered late.  Its handlers would be readers that no grace
+	 * period waits for (the tree has taken the CPU out of every one),
+	 * so none runs: Linux's exc_nmi() likewise ignores NMIs on an
+	 * offline CPU before irqentry_nmi_enter().  The flag is written
+	 * by this CPU only, so an NMI sees it set or clear, never torn.
+	 */
+	if (unlikely(READ_ONCE(this_cpu()->nmi_ignore))) {
+		this_cpu()->stats.nmis_ignored++;
+		return;
+	}
 	nmi_enter();
 	trace_event(TRACE_NMI_ENTER, 0, 0);
 	for (int i = 0; i < NR_NMI_HANDLERS; i++) {

@@ -34,6 +34,8 @@ void cpu_start(int cpu)
 	sched_init_cpu(cpu);		/* this context becomes idle/N */
 	tick_init_cpu(cpu);		/* periodic scheduling-clock tick */
 	rcu_cpu_starting(cpu);		/* RCU waits for it from here */
+	/* NMI handlers may read again: RCU watches this CPU (cpu_die()). */
+	WRITE_ONCE(pc->nmi_ignore, false);
 	set_cpu_online(cpu);
 	/*
 	 * Release: this CPU's bring-up (its run queue, timers, RCU state)

@@ -32,6 +32,7 @@ struct cpu_stats {
 	u64 nmis;
 	u64 irqs_from_idle;	/* IRQs that found the CPU dynticks-idle */
 	u64 nmis_from_idle;
+	u64 nmis_ignored;	/* NMIs after the CPU's last RCU step */
 	u32 max_irq_depth;	/* deepest hardirq nesting seen */
 	u64 last_tick_ns;	/* for the tick-interval ring below */
 	u32 tick_gap_idx;
@@ -62,6 +63,12 @@ struct percpu {
 	 * NMI and must not take the console lock.
 	 */
 	int nmi_path;
+	/*
+	 * Set by cpu_die() just before the CPU's last RCU step, cleared by
+	 * cpu_start() once RCU watches the CPU again: while set, an NMI
+	 * runs no handler (handle_nmi()).  Read only by NMIs on this CPU.
+	 */
+	bool nmi_ignore;
 	struct cpu_stats stats;
 } __cacheline_aligned;
 

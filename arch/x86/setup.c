@@ -142,6 +142,11 @@ void arch_send_nmi(int cpu)
 	lapic_send_icr(per_cpu_area(cpu)->apic_id, ICR_DELIVERY_NMI);
 }
 
+void arch_send_nmi_self(void)
+{
+	lapic_send_icr(this_cpu()->apic_id, ICR_DELIVERY_NMI);
+}
+
 /*
  * The all-excluding-self shorthand reaches every CPU in the system,
  * started or not; as Linux does, use it only once every present CPU is

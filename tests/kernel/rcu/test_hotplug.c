@@ -17,10 +17,18 @@
  * 2008 flavour's rcu_flipctr[], the tree's leaf) must outlive the CPU.
  * Then a reader on the CPU just back, spinning with preemption off,
  * holds the grace period too.
+ *
+ * rcu_hotplug_late_nmi: an NMI that reaches a dying CPU after its last
+ * RCU step (sent before cpu_down()'s sync, delivered late: the test
+ * sends it from cpuhp_rcu_dead_hook, in that window) runs no handler.
+ * Were it to run one, its reader would hold no grace period on
+ * rcu=tree: the test's handler is such a reader, and fails the test if
+ * a grace period it should hold ends under it.
  */
 #include "asm/arch.h"
 #include "kernel/errno.h"
 #include "kernel/hotplug.h"
+#include "kernel/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
@@ -236,5 +244,124 @@ KTEST_HOOK(rcu_hotplug_reader)
 		bad |= hr_round(cpus[i], true);
 		bad |= hr_round(cpus[i], false);
 	}
+	return bad;
+}
+
+/* ---- rcu_hotplug_late_nmi ----------------------------------------- */
+
+static struct {
+	int cpu;
+	volatile int armed;		/* the next NMI on cpu is ours */
+	volatile int hook_ran, nmi_ran, gp_ended_under_reader;
+	volatile int stop_gps;
+	volatile unsigned long gps;	/* grace periods the driver ended */
+	u64 ignored_in_hook;		/* cpu's nmis_ignored, hook's delta */
+	struct completion driver_done;
+} ln;
+
+/*
+ * The reader a late NMI must never start: it holds until a grace period
+ * that began after its rcu_read_lock() ends (the bug), or until the
+ * driver has ended three grace periods, or 500 ms of guest time pass
+ * (a reader that does hold them back).
+ */
+static void ln_nmi(void)
+{
+	unsigned long cookie, gps;
+	u64 t0;
+
+	if (raw_smp_processor_id() != ln.cpu || !READ_ONCE(ln.armed))
+		return;
+	WRITE_ONCE(ln.armed, 0);
+	rcu_read_lock();
+	cookie = get_state_synchronize_rcu();
+	gps = READ_ONCE(ln.gps);
+	WRITE_ONCE(ln.nmi_ran, 1);
+	t0 = ktime_get_ns();
+	while (READ_ONCE(ln.gps) - gps < 3 &&
+	       ktime_get_ns() - t0 < 500 * NSEC_PER_MSEC) {
+		if (poll_state_synchronize_rcu(cookie)) {
+			WRITE_ONCE(ln.gp_ended_under_reader, 1);
+			break;
+		}
+		arch_cpu_relax();
+	}
+	rcu_read_unlock();
+}
+
+/* On the dying CPU, IRQs off, after rcu_report_dead(), before DEAD. */
+static void ln_hook(int cpu)
+{
+	struct cpu_stats *st = &per_cpu_area(cpu)->stats;
+	u64 before = st->nmis_ignored, t0;
+
+	if (cpu != ln.cpu)
+		return;
+	WRITE_ONCE(ln.hook_ran, 1);
+	WRITE_ONCE(ln.armed, 1);
+	arch_send_nmi_self();
+	/*
+	 * A self-NMI arrives at once; wait for it, bounded, so that it
+	 * lands in this window and not in the park loop after DEAD.
+	 */
+	t0 = ktime_get_ns();
+	while (READ_ONCE(st->nmis_ignored) == before &&
+	       !READ_ONCE(ln.nmi_ran) &&
+	       ktime_get_ns() - t0 < NSEC_PER_SEC)
+		arch_cpu_relax();
+	ln.ignored_in_hook = READ_ONCE(st->nmis_ignored) - before;
+}
+
+/* Grace periods for the late reader to hold back, from another CPU. */
+static int ln_driver(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(ln.stop_gps)) {
+		synchronize_rcu();
+		WRITE_ONCE(ln.gps, ln.gps + 1);
+	}
+	complete(&ln.driver_done);
+	return 0;
+}
+
+static int ln_round(int cpu)
+{
+	int bad = 0, err;
+
+	memset(&ln, 0, sizeof(ln));
+	ln.cpu = cpu;
+	init_completion(&ln.driver_done);
+	kthread_run(ln_driver, NULL, 0, "ln-gps");
+	WRITE_ONCE(cpuhp_rcu_dead_hook, ln_hook);
+	err = cpu_down(cpu);
+	WRITE_ONCE(cpuhp_rcu_dead_hook, NULL);
+	WRITE_ONCE(ln.stop_gps, 1);
+	wait_for_completion(&ln.driver_done);
+	bad |= KT_EXPECT(err == 0, "cpu_down(%d) = %d", cpu, err);
+	bad |= KT_EXPECT(!ln.gp_ended_under_reader,
+			 "cpu%d: a grace period ended under an NMI reader that began after rcu_report_dead()",
+			 cpu);
+	bad |= KT_EXPECT(ln.hook_ran && !ln.nmi_ran &&
+			 ln.ignored_in_hook == 1,
+			 "cpu%d: the NMI after rcu_report_dead() %s", cpu,
+			 !ln.hook_ran ? "was never sent" :
+			 ln.nmi_ran ? "ran a handler" : "never arrived");
+	err = cpu_up(cpu);
+	bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", cpu, err);
+	return bad;
+}
+
+KTEST_HOOK(rcu_hotplug_late_nmi)
+{
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
+
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
+		return KTEST_SKIP;
+	n = sample_online_cpus(cpus, 2, 0);
+	register_nmi_handler(ln_nmi);
+	for (int i = 0; i < n && !bad; i++)
+		bad |= ln_round(cpus[i]);
+	unregister_nmi_handler(ln_nmi);
 	return bad;
 }

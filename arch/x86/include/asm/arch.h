@@ -67,6 +67,11 @@ int arch_irq_vector(enum irq_kind kind);
 
 void arch_send_ipi(int cpu, enum irq_kind kind);
 void arch_send_nmi(int cpu);
+/*
+ * An NMI to this CPU whatever its hotplug state, not checked: the tests'
+ * stand-in for a sender's NMI that the host delivers late.
+ */
+void arch_send_nmi_self(void);
 /* To every online CPU but this one (preemption off): one IPI if it can. */
 void arch_send_ipi_allbutself(enum irq_kind kind);
 void arch_eoi(void);
