@@ -6,12 +6,18 @@
  * so that rcu_do_batch() works the pile off in big batches, and comes
  * back once the queue is down to qlowmark.
  *
- * qhimark + 1 callbacks are queued on this CPU inside a reader with
- * preemption off: no grace period can end under it, so none is invoked
- * and the queue grows by them all.  The step is judged on the CPU's state
- * right after (no timing), the batches once rcu_barrier() has seen them
- * all invoked: one of them must be larger than an unlifted limit allows
- * (max(blimit, queued >> rcu_divisor)), and the limit must be back.
+ * 3 * qhimark + 3 callbacks are queued on this CPU inside a reader with
+ * IRQs off: no grace period can end under it and no softirq runs, so none
+ * is invoked and the queue grows by them all.  The step must fire once
+ * per threshold crossing, as Linux's does: when the queue is longer than
+ * its length at the last step plus qhimark, and not again until it has
+ * grown by qhimark more.  The test counts the crossings from the CPU's
+ * state before the flood (its queue length and last step's length), so
+ * that 2 or 3 steps are wanted, never one per callback.  The step is
+ * judged on the CPU's state right after (no timing), the batches once
+ * rcu_barrier() has seen them all invoked: one of them must be larger
+ * than an unlifted limit allows (max(blimit, queued >> rcu_divisor)), and
+ * the limit must be back.
  */
 #include "kernel/mm.h"
 #include "kernel/preempt.h"
@@ -28,9 +34,10 @@ static void overload_cb(struct rcu_head *head)
 
 KTEST(rcu_tree_cbs_overload)
 {
-	long n = (long)qhimark + 1, unlifted;
+	long n = 3 * (long)qhimark + 3, unlifted, len, last, want = 0;
 	struct rcu_tree_data *rdp;
 	struct rcu_head *heads;
+	unsigned long flags;
 	u64 steps0;
 	int cpu, bad = 0;
 
@@ -40,24 +47,33 @@ KTEST(rcu_tree_cbs_overload)
 		return KT_EXPECT(0, "no memory for %ld callbacks", n);
 	overload_invoked = 0;
 	rcu_read_lock();
-	preempt_disable();
+	local_irq_save(flags);
 	cpu = smp_processor_id();
 	rdp = &rcu_tree_data[cpu];
 	steps0 = READ_ONCE(rdp->n_cbs_overload);
+	len = READ_ONCE(rdp->cblist.len);
+	last = READ_ONCE(rdp->qlen_last_fqs_check);
 	WRITE_ONCE(rdp->n_batch_max, 0);
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
 		call_rcu(&heads[i], overload_cb);
-	bad |= KT_EXPECT(READ_ONCE(rdp->n_cbs_overload) == steps0 + 1,
-			 "cpu%d queued %ld callbacks (qhimark %u): %lu overload steps, want 1",
+		/* Linux's rule, on the length this callback made. */
+		if (++len > last + (long)qhimark) {
+			last = len;
+			want++;
+		}
+	}
+	bad |= KT_EXPECT(READ_ONCE(rdp->n_cbs_overload) == steps0 + want,
+			 "cpu%d queued %ld callbacks (qhimark %u): %lu overload steps, want %ld (one per crossing)",
 			 cpu, n, qhimark,
-			 (unsigned long)(READ_ONCE(rdp->n_cbs_overload) - steps0));
+			 (unsigned long)(READ_ONCE(rdp->n_cbs_overload) - steps0),
+			 want);
 	bad |= KT_EXPECT(READ_ONCE(rdp->blimit) == DEFAULT_MAX_RCU_BLIMIT,
 			 "cpu%d's batch limit is %ld after qhimark was passed, want %d",
 			 cpu, READ_ONCE(rdp->blimit), DEFAULT_MAX_RCU_BLIMIT);
 	bad |= KT_EXPECT(READ_ONCE(overload_invoked) == 0,
 			 "%ld callbacks invoked under the reader",
 			 READ_ONCE(overload_invoked));
-	preempt_enable();
+	local_irq_restore(flags);
 	rcu_read_unlock();
 	rcu_barrier();
 	unlifted = max((long)blimit, n >> rcu_divisor);
