@@ -12,6 +12,9 @@
  *                        its IPI gets none: it is reported instead
  *   rcu_tree_exp_preempted_readers  tasks preempted inside readers hold an
  *                        expedited grace period until their unlocks
+ *   rcu_tree_exp_reader_unlock  a reader the expedited IPI interrupts, and
+ *                        that unlocks on the same CPU unpreempted, reports
+ *                        the CPU's expedited quiescent state at the unlock
  * The interleavings of issue 23 are in test_tree_exp_races.c.
  */
 #include "asm/arch.h"
@@ -20,6 +23,7 @@
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
+#include "kernel/string.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
@@ -464,5 +468,94 @@ KTEST(rcu_tree_exp_preempted_readers)
 out:
 	preempted_reader_stop(&p[0]);
 	preempted_reader_stop(&p[1]);
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * A reader interrupted by the expedited IPI (rcu_exp_handler() finds it
+ * inside: the CPU owes the grace period, the task gets exp_hint) and then
+ * unlocked on the same CPU, never preempted, must report the CPU's
+ * quiescent state at that unlock (rcu_read_unlock_special() with IRQs and
+ * preemption on: in place), not at the CPU's next tick or switch.  Read
+ * with IRQs off right after the unlock, so that no tick can have done it:
+ * the CPU owes nothing and its bit in the leaf's expmask is clear.  The
+ * grace period must not end before the unlock.
+ */
+static struct {
+	volatile int locked, done;
+	volatile int ipi_seen, blocked, exp_done_before_unlock;
+	volatile int unlock_cpu, owed_after, bit_after;
+} eu;
+
+static int eu_reader(void *arg)
+{
+	struct rcu_tree_data *rdp =
+		&rcu_tree_data[raw_smp_processor_id()];	/* pinned */
+	struct task *t = current;
+	unsigned long flags;
+	u64 ipis, t0;
+
+	(void)arg;
+	rcu_read_lock();
+	ipis = READ_ONCE(rdp->exp_ipis);
+	smp_store_release(&eu.locked, 1);
+	/* Busy and preemptible, inside the reader, until the IPI lands. */
+	t0 = ktime_get_ns();
+	while (READ_ONCE(rdp->exp_ipis) == ipis &&
+	       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+		arch_cpu_relax();
+	eu.ipi_seen = READ_ONCE(rdp->exp_ipis) != ipis;
+	eu.blocked = READ_ONCE(t->rcu_read_unlock_special.b.blocked);
+	eu.exp_done_before_unlock = smp_load_acquire(&exp_done_flag);
+	rcu_read_unlock();
+	local_irq_save(flags);
+	eu.unlock_cpu = raw_smp_processor_id();
+	eu.owed_after = READ_ONCE(rdp->exp_deferred_qs);
+	eu.bit_after = !!(READ_ONCE(rdp->mynode->expmask) & rdp->grpmask);
+	local_irq_restore(flags);
+	smp_store_release(&eu.done, 1);
+	return 0;
+}
+
+KTEST(rcu_tree_exp_reader_unlock)
+{
+	int fail = 0, self, x = -1, cpu;
+
+	TREE_SMP_ONLY();
+	self = raw_smp_processor_id();
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			x = cpu;
+	for (int round = 0; round < 3 && !fail; round++) {
+		memset((void *)&eu, 0, sizeof(eu));
+		exp_done_flag = 0;
+		kthread_run(eu_reader, NULL, x, "exp-unlock-reader");
+		fail |= KT_EXPECT(poll_until(eu.locked), "reader on cpu%d", x);
+		kthread_run(exp_waiter, NULL, self, "exp-waiter");
+		fail |= KT_EXPECT(poll_until(eu.done) &&
+				  poll_until(exp_done_flag),
+				  "round %d: reader or expedited GP never done",
+				  round);
+		if (fail)
+			break;
+		/* Preempted in between: the blocked path, not this one. */
+		if (eu.blocked)
+			continue;
+		fail |= KT_EXPECT(eu.ipi_seen,
+				  "round %d: no expedited IPI reached cpu%d's reader",
+				  round, x);
+		fail |= KT_EXPECT(!eu.exp_done_before_unlock,
+				  "round %d: expedited GP ended under cpu%d's reader",
+				  round, x);
+		fail |= KT_EXPECT(eu.unlock_cpu == x, "round %d: unlocked on cpu%d",
+				  round, eu.unlock_cpu);
+		fail |= KT_EXPECT(!eu.owed_after && !eu.bit_after,
+				  "round %d: right after the unlock of the reader its IPI interrupted, cpu%d %s",
+				  round, x, eu.owed_after ?
+				  "still owes the expedited GP" :
+				  "still has its bit in the leaf's expmask");
+	}
 	return fail;
 }
