@@ -510,6 +510,7 @@ static void rcu_gp_init(void)
 	record_gp_stall_check_time(now);
 	spin_unlock_irqrestore(&rnp->lock, flags);
 	trace_event(TRACE_TREE_GP, RCU_GP_INIT, (u32)rcu_state.gp_seq);
+	rcu_gp_hook(RCU_GP_HOOK_STARTED);
 
 	rcu_gp_init_apply_hotplug();
 
@@ -730,6 +731,8 @@ static void rcu_gp_fqs_loop(void)
 	smp_mb();
 }
 
+void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point);
+
 static void rcu_gp_cleanup(void)
 {
 	unsigned long new_gp_seq = rcu_state.gp_seq, flags;
@@ -751,6 +754,7 @@ static void rcu_gp_cleanup(void)
 	spin_lock_irqsave(&rnp->lock, flags);
 	rcu_seq_end(&rcu_state.gp_seq);
 	spin_unlock_irqrestore(&rnp->lock, flags);
+	rcu_gp_hook(RCU_GP_HOOK_ENDED);
 	rcu_for_each_node_breadth_first(rnp) {
 		spin_lock_irqsave(&rnp->lock, flags);
 		WRITE_ONCE(rnp->gp_seq, new_gp_seq);

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_tree_polled_nodes: the polled and conditional API against
+ * rcu_state and every rcu_node, at the two moments they disagree.  The
+ * grace-period kthread is held at a test point (rcu_gp_test_hook, no
+ * lock held) right after rcu_state.gp_seq moved and before any node's
+ * did:
+ *
+ *   STARTED: rcu_state says a grace period G runs, every node still says
+ *     idle.  A cookie from before G (start_poll's, which asked for G) is
+ *     not done, by rcu_state or by any node.  A cookie taken now waits
+ *     for the grace period after G: it is rcu_state's snapshot, later
+ *     than the first cookie, and no node has ended it.
+ *   ENDED: rcu_state says G ended, every node still says it runs.  G's
+ *     cookie is done, and cond_synchronize_rcu() on it returns while the
+ *     kthread is held: it needs no grace period.  A cookie taken now is
+ *     rcu_state's snapshot and not done.  No node is ahead of rcu_state.
+ *
+ * Then the kthread goes on, and every node reaches G's end.  Each check
+ * reads guest state while the kthread is held: no timing.  On the
+ * multi-level trees (rcu_fanout_leaf=2 on 8 CPUs: three levels) the nodes
+ * are many; on one node the same checks hold.
+ */
+#include "kernel/ktap.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "rcu/rcupdate.h"
+#include "rcu/tree/tree.h"
+#include "tests/kernel/tree/util.h"
+
+static struct {
+	volatile int armed;	/* 1 + the point to hold at, or 0 */
+	unsigned long target;	/* the cookie whose grace period to hold */
+	volatile int held, release;
+	volatile int cond_returned;
+	unsigned long cookie;	/* for cond_synchronize_rcu() */
+} gh;
+
+/* Is the kthread at point of the grace period that ends at target? */
+static bool gh_ours(enum rcu_gp_hook_point point)
+{
+	unsigned long s = READ_ONCE(rcu_state.gp_seq);
+
+	if (point == RCU_GP_HOOK_STARTED)
+		return (s | RCU_SEQ_STATE_MASK) + 1 == gh.target;
+	return s == gh.target;
+}
+
+static void gh_hook(enum rcu_gp_hook_point point)
+{
+	if (READ_ONCE(gh.armed) != (int)point + 1 || !gh_ours(point))
+		return;
+	WRITE_ONCE(gh.armed, 0);
+	smp_store_release(&gh.held, 1);
+	while (!READ_ONCE(gh.release))
+		msleep(1);
+}
+
+/*
+ * Start the grace period of a cookie and hold the kthread at point of
+ * it.  The point is armed for the cookie that get_state gives before
+ * start_poll asks for its grace period; if another grace period began
+ * in between, start_poll's cookie differs, and we try again.
+ */
+static int gh_hold(enum rcu_gp_hook_point point, unsigned long *cookie)
+{
+	for (int i = 0; i < 5; i++) {
+		gh.held = 0;
+		gh.release = 0;
+		gh.target = get_state_synchronize_rcu();
+		WRITE_ONCE(gh.armed, (int)point + 1);
+		*cookie = start_poll_synchronize_rcu();
+		if (*cookie == gh.target)
+			return KT_EXPECT(poll_until(READ_ONCE(gh.held)),
+					 "the grace-period kthread never reached test point %d of cookie %#lx",
+					 (int)point, *cookie);
+		WRITE_ONCE(gh.armed, 0);
+		poll_until(poll_state_synchronize_rcu(*cookie));
+	}
+	return KT_EXPECT(0, "grace periods kept starting under test point %d",
+			 (int)point);
+}
+
+static void gh_go(void)
+{
+	WRITE_ONCE(gh.armed, 0);
+	WRITE_ONCE(gh.release, 1);
+}
+
+/* No node has ended the grace period that cookie c waits for. */
+static int no_node_done(unsigned long c, const char *what)
+{
+	struct rcu_node *rnp;
+	int bad = 0;
+
+	rcu_for_each_node_breadth_first(rnp)
+		bad |= KT_EXPECT(!rcu_seq_done(&rnp->gp_seq, c),
+				 "%s: node %d-%d gp_seq %#lx has ended cookie %#lx",
+				 what, rnp->grplo, rnp->grphi,
+				 READ_ONCE(rnp->gp_seq), c);
+	return bad;
+}
+
+/* A cookie taken now is rcu_state's snapshot, and not done. */
+static int fresh_cookie(unsigned long after, const char *what)
+{
+	unsigned long c = get_state_synchronize_rcu();
+	unsigned long want = rcu_seq_snap(&rcu_state.gp_seq);
+	int bad;
+
+	bad = KT_EXPECT(c == want && ULONG_CMP_LT(after, c),
+			"%s: a cookie taken now is %#lx, want rcu_state's snapshot %#lx, after %#lx",
+			what, c, want, after);
+	bad |= KT_EXPECT(!poll_state_synchronize_rcu(c),
+			 "%s: a cookie taken now (%#lx) is done already", what,
+			 c);
+	return bad | no_node_done(c, what);
+}
+
+static int gh_cond(void *arg)
+{
+	(void)arg;
+	cond_synchronize_rcu(gh.cookie);
+	smp_store_release(&gh.cond_returned, 1);
+	return 0;
+}
+
+static int at_started(void)
+{
+	unsigned long c;
+	int bad;
+
+	if (gh_hold(RCU_GP_HOOK_STARTED, &c))
+		return 1;
+	bad = KT_EXPECT(rcu_seq_state(READ_ONCE(rcu_state.gp_seq)),
+			"started: rcu_state.gp_seq %#lx shows no grace period",
+			READ_ONCE(rcu_state.gp_seq));
+	bad |= KT_EXPECT(!poll_state_synchronize_rcu(c),
+			 "started: the cookie of the grace period just begun (%#lx) is done",
+			 c);
+	bad |= no_node_done(c, "started");
+	bad |= fresh_cookie(c, "started");
+	gh_go();
+	bad |= KT_EXPECT(poll_until(poll_state_synchronize_rcu(c)),
+			 "started: cookie %#lx never done", c);
+	return bad;
+}
+
+static int at_ended(void)
+{
+	struct rcu_node *rnp;
+	unsigned long c, s;
+	int bad;
+
+	if (gh_hold(RCU_GP_HOOK_ENDED, &c))
+		return 1;
+	s = READ_ONCE(rcu_state.gp_seq);
+	bad = KT_EXPECT(poll_state_synchronize_rcu(c),
+			"ended: rcu_state.gp_seq %#lx has ended the grace period, yet its cookie %#lx is not done",
+			s, c);
+	gh.cookie = c;
+	gh.cond_returned = 0;
+	kthread_run(gh_cond, NULL, raw_smp_processor_id(), "polled-cond");
+	bad |= KT_EXPECT(poll_until(READ_ONCE(gh.cond_returned)),
+			 "ended: cond_synchronize_rcu(%#lx) waited for a grace period, though rcu_state had ended its own",
+			 c);
+	bad |= fresh_cookie(c, "ended");
+	rcu_for_each_node_breadth_first(rnp)
+		bad |= KT_EXPECT(ULONG_CMP_GE(s, READ_ONCE(rnp->gp_seq)),
+				 "ended: node %d-%d gp_seq %#lx is ahead of rcu_state's %#lx",
+				 rnp->grplo, rnp->grphi,
+				 READ_ONCE(rnp->gp_seq), s);
+	gh_go();
+	/* The cond caller, if it waited, goes on now. */
+	poll_until(READ_ONCE(gh.cond_returned));
+	rcu_for_each_node_breadth_first(rnp)
+		bad |= KT_EXPECT(poll_until(rcu_seq_done(&rnp->gp_seq, c)),
+				 "ended: node %d-%d never reached cookie %#lx (gp_seq %#lx)",
+				 rnp->grplo, rnp->grphi, c,
+				 READ_ONCE(rnp->gp_seq));
+	return bad;
+}
+
+KTEST(rcu_tree_polled_nodes)
+{
+	int bad;
+
+	TREE_ONLY();
+	synchronize_rcu();
+	WRITE_ONCE(rcu_gp_test_hook, gh_hook);
+	bad = at_started();
+	if (!bad)
+		bad = at_ended();
+	gh_go();
+	WRITE_ONCE(rcu_gp_test_hook, NULL);
+	return bad;
+}
