@@ -72,7 +72,7 @@ static int gh_hold(enum rcu_gp_hook_point point, unsigned long *cookie)
 		*cookie = start_poll_synchronize_rcu();
 		if (*cookie == gh.target)
 			return KT_EXPECT(poll_until(READ_ONCE(gh.held)),
-					 "the grace-period kthread never reached test point %d of cookie %#lx",
+					 "the grace-period kthread never reached test point %d of cookie 0x%lx",
 					 (int)point, *cookie);
 		WRITE_ONCE(gh.armed, 0);
 		poll_until(poll_state_synchronize_rcu(*cookie));
@@ -95,7 +95,7 @@ static int no_node_done(unsigned long c, const char *what)
 
 	rcu_for_each_node_breadth_first(rnp)
 		bad |= KT_EXPECT(!rcu_seq_done(&rnp->gp_seq, c),
-				 "%s: node %d-%d gp_seq %#lx has ended cookie %#lx",
+				 "%s: node %d-%d gp_seq 0x%lx has ended cookie 0x%lx",
 				 what, rnp->grplo, rnp->grphi,
 				 READ_ONCE(rnp->gp_seq), c);
 	return bad;
@@ -109,10 +109,10 @@ static int fresh_cookie(unsigned long after, const char *what)
 	int bad;
 
 	bad = KT_EXPECT(c == want && ULONG_CMP_LT(after, c),
-			"%s: a cookie taken now is %#lx, want rcu_state's snapshot %#lx, after %#lx",
+			"%s: a cookie taken now is 0x%lx, want rcu_state's snapshot 0x%lx, after 0x%lx",
 			what, c, want, after);
 	bad |= KT_EXPECT(!poll_state_synchronize_rcu(c),
-			 "%s: a cookie taken now (%#lx) is done already", what,
+			 "%s: a cookie taken now (0x%lx) is done already", what,
 			 c);
 	return bad | no_node_done(c, what);
 }
@@ -133,16 +133,16 @@ static int at_started(void)
 	if (gh_hold(RCU_GP_HOOK_STARTED, &c))
 		return 1;
 	bad = KT_EXPECT(rcu_seq_state(READ_ONCE(rcu_state.gp_seq)),
-			"started: rcu_state.gp_seq %#lx shows no grace period",
+			"started: rcu_state.gp_seq 0x%lx shows no grace period",
 			READ_ONCE(rcu_state.gp_seq));
 	bad |= KT_EXPECT(!poll_state_synchronize_rcu(c),
-			 "started: the cookie of the grace period just begun (%#lx) is done",
+			 "started: the cookie of the grace period just begun (0x%lx) is done",
 			 c);
 	bad |= no_node_done(c, "started");
 	bad |= fresh_cookie(c, "started");
 	gh_go();
 	bad |= KT_EXPECT(poll_until(poll_state_synchronize_rcu(c)),
-			 "started: cookie %#lx never done", c);
+			 "started: cookie 0x%lx never done", c);
 	return bad;
 }
 
@@ -156,18 +156,18 @@ static int at_ended(void)
 		return 1;
 	s = READ_ONCE(rcu_state.gp_seq);
 	bad = KT_EXPECT(poll_state_synchronize_rcu(c),
-			"ended: rcu_state.gp_seq %#lx has ended the grace period, yet its cookie %#lx is not done",
+			"ended: rcu_state.gp_seq 0x%lx has ended the grace period, yet its cookie 0x%lx is not done",
 			s, c);
 	gh.cookie = c;
 	gh.cond_returned = 0;
 	kthread_run(gh_cond, NULL, raw_smp_processor_id(), "polled-cond");
 	bad |= KT_EXPECT(poll_until(READ_ONCE(gh.cond_returned)),
-			 "ended: cond_synchronize_rcu(%#lx) waited for a grace period, though rcu_state had ended its own",
+			 "ended: cond_synchronize_rcu(0x%lx) waited for a grace period, though rcu_state had ended its own",
 			 c);
 	bad |= fresh_cookie(c, "ended");
 	rcu_for_each_node_breadth_first(rnp)
 		bad |= KT_EXPECT(ULONG_CMP_GE(s, READ_ONCE(rnp->gp_seq)),
-				 "ended: node %d-%d gp_seq %#lx is ahead of rcu_state's %#lx",
+				 "ended: node %d-%d gp_seq 0x%lx is ahead of rcu_state's 0x%lx",
 				 rnp->grplo, rnp->grphi,
 				 READ_ONCE(rnp->gp_seq), s);
 	gh_go();
@@ -175,7 +175,7 @@ static int at_ended(void)
 	poll_until(READ_ONCE(gh.cond_returned));
 	rcu_for_each_node_breadth_first(rnp)
 		bad |= KT_EXPECT(poll_until(rcu_seq_done(&rnp->gp_seq, c)),
-				 "ended: node %d-%d never reached cookie %#lx (gp_seq %#lx)",
+				 "ended: node %d-%d never reached cookie 0x%lx (gp_seq 0x%lx)",
 				 rnp->grplo, rnp->grphi, c,
 				 READ_ONCE(rnp->gp_seq));
 	return bad;
