@@ -123,7 +123,7 @@ static int lf_round(struct rcu_node *leaf, int lo, int hi)
 	synchronize_rcu();
 	bad |= KT_EXPECT(!READ_ONCE(leaf->wait_blkd_tasks) &&
 			 READ_ONCE(leaf->qsmaskinit) == 0,
-			 "leaf %d-%d: wait_blkd_tasks %d qsmaskinit %#lx, no CPU or task left",
+			 "leaf %d-%d: wait_blkd_tasks %d qsmaskinit 0x%lx, no CPU or task left",
 			 lo, hi, leaf->wait_blkd_tasks, leaf->qsmaskinit);
 	for (cpu = lo; cpu <= hi; cpu++) {
 		err = cpu_up(cpu);
@@ -135,7 +135,7 @@ static int lf_round(struct rcu_node *leaf, int lo, int hi)
 	bad |= KT_EXPECT(READ_ONCE(leaf->qsmaskinit) ==
 			 READ_ONCE(leaf->qsmaskinitnext) &&
 			 leaf->qsmaskinit != 0,
-			 "leaf %d-%d: qsmaskinit %#lx qsmaskinitnext %#lx back online",
+			 "leaf %d-%d: qsmaskinit 0x%lx qsmaskinitnext 0x%lx back online",
 			 lo, hi, leaf->qsmaskinit, leaf->qsmaskinitnext);
 	return bad ? 1 : exercised ? 0 : -1;
 }
