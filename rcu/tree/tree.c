@@ -510,7 +510,7 @@ static void rcu_gp_init(void)
 	record_gp_stall_check_time(now);
 	spin_unlock_irqrestore(&rnp->lock, flags);
 	trace_event(TRACE_TREE_GP, RCU_GP_INIT, (u32)rcu_state.gp_seq);
-	rcu_gp_hook(RCU_GP_HOOK_STARTED);
+	rcu_gp_hook(RCU_GP_HOOK_STARTED, NULL);
 
 	rcu_gp_init_apply_hotplug();
 
@@ -731,7 +731,8 @@ static void rcu_gp_fqs_loop(void)
 	smp_mb();
 }
 
-void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point);
+void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point,
+			 struct rcu_node *rnp);
 
 static void rcu_gp_cleanup(void)
 {
@@ -754,11 +755,12 @@ static void rcu_gp_cleanup(void)
 	spin_lock_irqsave(&rnp->lock, flags);
 	rcu_seq_end(&rcu_state.gp_seq);
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	rcu_gp_hook(RCU_GP_HOOK_ENDED);
+	rcu_gp_hook(RCU_GP_HOOK_ENDED, NULL);
 	rcu_for_each_node_breadth_first(rnp) {
 		spin_lock_irqsave(&rnp->lock, flags);
 		WRITE_ONCE(rnp->gp_seq, new_gp_seq);
 		spin_unlock_irqrestore(&rnp->lock, flags);
+		rcu_gp_hook(RCU_GP_HOOK_NODE_ENDED, rnp);
 	}
 	rnp = rcu_get_root();
 	spin_lock_irqsave(&rnp->lock, flags);

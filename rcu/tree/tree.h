@@ -262,7 +262,7 @@ static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
 /*
  * Test-only points of the grace-period kthread, each between
  * rcu_state.gp_seq's step and the rcu_nodes' (rcu_gp_init(),
- * rcu_gp_cleanup()), no lock held: a test holds the kthread there to
+ * rcu_gp_cleanup()), or between two nodes' ends, no lock held: a test holds the kthread there to
  * check the polled API against rcu_state and every node
  * (tests/kernel/tree/test_tree_polled.c).  The hook may sleep.  Off
  * (NULL) unless a test sets rcu_gp_test_hook.
@@ -270,16 +270,20 @@ static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
 enum rcu_gp_hook_point {
 	RCU_GP_HOOK_STARTED,	/* rcu_state.gp_seq started, no node yet */
 	RCU_GP_HOOK_ENDED,	/* rcu_state.gp_seq ended, no node yet */
+	RCU_GP_HOOK_NODE_ENDED,	/* rnp's gp_seq ended, the next node's not */
 };
 
-extern void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point);
+extern void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point,
+				struct rcu_node *rnp);
 
-static inline void rcu_gp_hook(enum rcu_gp_hook_point point)
+static inline void rcu_gp_hook(enum rcu_gp_hook_point point,
+			       struct rcu_node *rnp)
 {
-	void (*hook)(enum rcu_gp_hook_point) = READ_ONCE(rcu_gp_test_hook);
+	void (*hook)(enum rcu_gp_hook_point, struct rcu_node *) =
+		READ_ONCE(rcu_gp_test_hook);
 
 	if (unlikely(hook))
-		hook(point);
+		hook(point, rnp);
 }
 
 /* rcu/tree/tree_exp.c */

@@ -15,6 +15,9 @@
  *     cookie is done, and cond_synchronize_rcu() on it returns while the
  *     kthread is held: it needs no grace period.  A cookie taken now is
  *     rcu_state's snapshot and not done.  No node is ahead of rcu_state.
+ *   NODE_ENDED: the root has ended G too (its CPUs' callbacks may run):
+ *     the same checks; a node ahead of rcu_state here would let a caller
+ *     that a callback woke see its cookie not done.
  *
  * Then the kthread goes on, and every node reaches G's end.  Each check
  * reads guest state while the kthread is held: no timing.  On the
@@ -31,29 +34,35 @@
 static struct {
 	volatile int armed;	/* 1 + the point to hold at, or 0 */
 	unsigned long target;	/* the cookie whose grace period to hold */
-	volatile int held, release;
+	volatile int held, release, left;
 	volatile int cond_returned;
 	unsigned long cookie;	/* for cond_synchronize_rcu() */
 } gh;
 
-/* Is the kthread at point of the grace period that ends at target? */
-static bool gh_ours(enum rcu_gp_hook_point point)
+/*
+ * Is the kthread at point of the grace period that ends at target?  At
+ * a node's end, judged by that node: rcu_state is what the test checks.
+ */
+static bool gh_ours(enum rcu_gp_hook_point point, struct rcu_node *rnp)
 {
 	unsigned long s = READ_ONCE(rcu_state.gp_seq);
 
 	if (point == RCU_GP_HOOK_STARTED)
 		return (s | RCU_SEQ_STATE_MASK) + 1 == gh.target;
+	if (point == RCU_GP_HOOK_NODE_ENDED)
+		return READ_ONCE(rnp->gp_seq) == gh.target;
 	return s == gh.target;
 }
 
-static void gh_hook(enum rcu_gp_hook_point point)
+static void gh_hook(enum rcu_gp_hook_point point, struct rcu_node *rnp)
 {
-	if (READ_ONCE(gh.armed) != (int)point + 1 || !gh_ours(point))
+	if (READ_ONCE(gh.armed) != (int)point + 1 || !gh_ours(point, rnp))
 		return;
 	WRITE_ONCE(gh.armed, 0);
 	smp_store_release(&gh.held, 1);
 	while (!READ_ONCE(gh.release))
 		msleep(1);
+	smp_store_release(&gh.left, 1);
 }
 
 /*
@@ -67,6 +76,7 @@ static int gh_hold(enum rcu_gp_hook_point point, unsigned long *cookie)
 	for (int i = 0; i < 5; i++) {
 		gh.held = 0;
 		gh.release = 0;
+		gh.left = 0;
 		gh.target = get_state_synchronize_rcu();
 		WRITE_ONCE(gh.armed, (int)point + 1);
 		*cookie = start_poll_synchronize_rcu();
@@ -81,10 +91,13 @@ static int gh_hold(enum rcu_gp_hook_point point, unsigned long *cookie)
 			 (int)point);
 }
 
+/* Let the kthread go, and wait until it has left the test point. */
 static void gh_go(void)
 {
 	WRITE_ONCE(gh.armed, 0);
 	WRITE_ONCE(gh.release, 1);
+	if (READ_ONCE(gh.held))
+		poll_until(smp_load_acquire(&gh.left));
 }
 
 /* No node has ended the grace period that cookie c waits for. */
@@ -146,33 +159,49 @@ static int at_started(void)
 	return bad;
 }
 
-static int at_ended(void)
+/*
+ * Once the grace period's first node, the root, has ended it (NODE_ENDED:
+ * the kthread goes breadth first), and at its end in rcu_state before any
+ * node's (ENDED): either way the same checks hold.
+ */
+static int at_ended(enum rcu_gp_hook_point point)
 {
 	struct rcu_node *rnp;
 	unsigned long c, s;
+	bool cond_started;
 	int bad;
 
-	if (gh_hold(RCU_GP_HOOK_ENDED, &c))
+	if (gh_hold(point, &c))
 		return 1;
 	s = READ_ONCE(rcu_state.gp_seq);
-	bad = KT_EXPECT(poll_state_synchronize_rcu(c),
-			"ended: rcu_state.gp_seq 0x%lx has ended the grace period, yet its cookie 0x%lx is not done",
-			s, c);
-	gh.cookie = c;
-	gh.cond_returned = 0;
-	kthread_run(gh_cond, NULL, raw_smp_processor_id(), "polled-cond");
-	bad |= KT_EXPECT(poll_until(READ_ONCE(gh.cond_returned)),
-			 "ended: cond_synchronize_rcu(0x%lx) waited for a grace period, though rcu_state had ended its own",
-			 c);
-	bad |= fresh_cookie(c, "ended");
+	bad = 0;
 	rcu_for_each_node_breadth_first(rnp)
 		bad |= KT_EXPECT(ULONG_CMP_GE(s, READ_ONCE(rnp->gp_seq)),
 				 "ended: node %d-%d gp_seq 0x%lx is ahead of rcu_state's 0x%lx",
 				 rnp->grplo, rnp->grphi,
 				 READ_ONCE(rnp->gp_seq), s);
+	bad |= KT_EXPECT(poll_state_synchronize_rcu(c),
+			 "ended: cookie 0x%lx not done at its grace period's end (rcu_state.gp_seq 0x%lx)",
+			 c, s);
+	bad |= fresh_cookie(c, "ended");
+	/*
+	 * Only if the cookie polls done: otherwise cond_synchronize_rcu()
+	 * would wait for a grace period that the held kthread cannot run.
+	 */
+	gh.cookie = c;
+	gh.cond_returned = 0;
+	cond_started = !bad;
+	if (cond_started) {
+		kthread_run(gh_cond, NULL, raw_smp_processor_id(),
+			    "polled-cond");
+		bad |= KT_EXPECT(poll_until(READ_ONCE(gh.cond_returned)),
+				 "ended: cond_synchronize_rcu(0x%lx) waited for a grace period, though rcu_state had ended its own",
+				 c);
+	}
 	gh_go();
 	/* The cond caller, if it waited, goes on now. */
-	poll_until(READ_ONCE(gh.cond_returned));
+	if (cond_started)
+		poll_until(READ_ONCE(gh.cond_returned));
 	rcu_for_each_node_breadth_first(rnp)
 		bad |= KT_EXPECT(poll_until(rcu_seq_done(&rnp->gp_seq, c)),
 				 "ended: node %d-%d never reached cookie 0x%lx (gp_seq 0x%lx)",
@@ -190,7 +219,9 @@ KTEST(rcu_tree_polled_nodes)
 	WRITE_ONCE(rcu_gp_test_hook, gh_hook);
 	bad = at_started();
 	if (!bad)
-		bad = at_ended();
+		bad = at_ended(RCU_GP_HOOK_NODE_ENDED);
+	if (!bad)
+		bad = at_ended(RCU_GP_HOOK_ENDED);
 	gh_go();
 	WRITE_ONCE(rcu_gp_test_hook, NULL);
 	return bad;
