@@ -11,7 +11,8 @@ only its diff.  Each is built as tests/mutants/run.py builds a mutant (a
 copy of the tree, patch -p1 --forward, never in the tree) and booted
 through the scenarios one at a time, in order, until one fails: that one
 caught it, with the run's first error.  A mutant that passes them all
-survived.  A scenario that expects a failure (tests/xfail/) is judged as
+survived.  A patch that changes only one flavour's room (rcu/tree/ or
+rcu/rcupreempt/) is booted only in that flavour's scenarios.  A scenario that expects a failure (tests/xfail/) is judged as
 make test judges it.  N mutants are swept at once (default 2).  Prints a
 table (mutant, verdict, scenario, first error) and "N caught, N survived";
 exits 0 whatever the counts, 1 on a patch that does not apply or build.
@@ -21,6 +22,7 @@ import argparse
 import concurrent.futures
 import glob
 import os
+import re
 import sys
 
 if not __package__:
@@ -30,12 +32,36 @@ from tests import harness  # noqa: E402
 from tests.mutants import run  # noqa: E402
 
 
+def flavour_only(path):
+    """"tree" or "rcupreempt" if every file the patch changes is in that
+    flavour's room (rcu/tree/, rcu/rcupreempt/), else None.  Code in one
+    room runs only under its flavour (docs/rcu.md), so only that
+    flavour's scenarios can catch it."""
+    rooms = set()
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\+\+\+ b/(\S+)", line)
+            if m:
+                parts = m.group(1).split("/")
+                rooms.add(parts[1] if len(parts) > 2 and parts[0] == "rcu"
+                          and parts[1] in ("tree", "rcupreempt") else None)
+    return rooms.pop() if len(rooms) == 1 else None
+
+
+def uses_flavour(sc, flavour):
+    tree = bool(re.search(r"\brcu=tree\b", sc["cmdline"]))
+    return tree if flavour == "tree" else not tree
+
+
 def sweep_one(path, scenarios, accel):
     """(name, verdict, scenario, why) for one patch."""
     name = os.path.basename(path)[:-len(".patch")]
     kernel, why = run.build_mutant(path)
     if not kernel:
         return name, "BROKEN", "-", why
+    flavour = flavour_only(path)
+    if flavour:
+        scenarios = [sc for sc in scenarios if uses_flavour(sc, flavour)]
     for sc in scenarios:
         log = os.path.join(run.ROOT, "build", "logs",
                            f"sweep-{name}-{sc['name']}.log")

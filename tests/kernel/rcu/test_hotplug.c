@@ -7,8 +7,10 @@
  * are all invoked within a few grace periods.  A reader on CPU 0 holds
  * from before they are queued until the CPU is down, so none can have
  * run before: they are still on the CPU's lists when it dies.  Waited
- * for with synchronize_rcu(), not rcu_barrier(): a kernel that drops
- * them would drop the barrier's head too and hang instead of failing.
+ * for first with nothing asking for grace periods (the CPU that adopted
+ * them must ask), then with synchronize_rcu(), not rcu_barrier(): a
+ * kernel that drops them would drop the barrier's head too and hang
+ * instead of failing.
  *
  * rcu_hotplug_reader: a reader that began on a CPU, and is migrated off
  * it as the CPU goes down, still holds the grace period: a callback
@@ -95,11 +97,25 @@ static void hold_stop(void)
 	wait_for_completion(&hold_done);
 }
 
-/* Up to 3 * GP_STAGES grace periods' worth: a moved callback needs 4. */
-static void hp_wait_cbs(int want)
+/*
+ * First without asking for a grace period (up to HOST_STALL_MS of guest
+ * time, a bound on a host stall): the CPU that adopted the callbacks
+ * must have asked for what they need, and nothing else asks here.  Its
+ * value: did they all run so.  Then with up to 3 * GP_STAGES grace
+ * periods' worth (a moved callback needs 4), to tell late from lost.
+ */
+static bool hp_wait_cbs(int want)
 {
+	bool unasked;
+	u64 t0 = ktime_get_ns();
+
+	while (READ_ONCE(hp_cbs_ran) < want &&
+	       ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC)
+		msleep(1);
+	unasked = READ_ONCE(hp_cbs_ran) == want;
 	for (int i = 0; i < 12 && READ_ONCE(hp_cbs_ran) < want; i++)
 		synchronize_rcu();
+	return unasked;
 }
 
 KTEST_HOOK(rcu_hotplug_callbacks)
@@ -112,6 +128,7 @@ KTEST_HOOK(rcu_hotplug_callbacks)
 	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
 	for (int i = 0; i < n && !bad; i++) {
 		int cpu = cpus[i], err;
+		bool unasked;
 
 		hp_cbs_ran = 0;
 		hold_start();
@@ -121,10 +138,13 @@ KTEST_HOOK(rcu_hotplug_callbacks)
 		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == 0,
 				 "%d callbacks ran under the reader", hp_cbs_ran);
 		hold_stop();
-		hp_wait_cbs(HP_CBS);
+		unasked = hp_wait_cbs(HP_CBS);
 		bad |= KT_EXPECT(READ_ONCE(hp_cbs_ran) == HP_CBS,
 				 "cpu%d went down with %d callbacks; %d ran",
 				 cpu, HP_CBS, hp_cbs_ran);
+		bad |= KT_EXPECT(unasked || READ_ONCE(hp_cbs_ran) != HP_CBS,
+				 "cpu%d's %d callbacks ran only once grace periods were asked for: the CPU that adopted them asked for none",
+				 cpu, HP_CBS);
 		for (int i = 0; i < HP_CBS; i++)
 			bad |= KT_EXPECT(hp_cbs[i].ran_on != cpu,
 					 "callback %d ran on cpu%d, which went down before it could",
