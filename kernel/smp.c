@@ -18,6 +18,7 @@
 #include "kernel/mm.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
+#include "kernel/time.h"
 
 struct call_single {
 	void (*fn)(void *);
@@ -101,6 +102,26 @@ static struct call_single *call_alloc(void (*fn)(void *), void *arg)
 	return c;
 }
 
+/*
+ * Wait (if wait) until cpu has run call c, preemptibly: a waiter must not
+ * hold up the CPU it runs on.  A call not run in 10 s of guest time is a
+ * hang the kernel names (as Linux's CSD lock-wait check does): the CPU,
+ * the function, and whether the CPU is still online.
+ */
+static void call_wait(struct call_single *c, int cpu, bool wait)
+{
+	u64 t0 = ktime_get_ns();
+	bool warned = false;
+
+	while (wait && !smp_load_acquire(&c->done)) {
+		arch_cpu_relax();
+		if (!warned && ktime_get_ns() - t0 > 10 * NSEC_PER_SEC)
+			warned = WARN(1, "smp: cpu%d has not run call %p for 10 s (%s)",
+				      cpu, (void *)c->fn,
+				      cpu_online(cpu) ? "online" : "offline");
+	}
+}
+
 int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 			     bool wait)
 {
@@ -121,9 +142,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *arg,
 	call_enqueue(cpu, c);
 	arch_send_ipi(cpu, IRQ_CALL_FUNC);
 	local_irq_restore(flags);
-	/* Wait preemptibly: a waiter must not hold up the CPU it runs on. */
-	while (wait && !smp_load_acquire(&c->done))
-		arch_cpu_relax();
+	call_wait(c, cpu, wait);
 	return 0;
 }
 
@@ -159,15 +178,25 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait)
 		__cpumask_set_cpu(cpu, &sent);
 		n++;
 	}
-	if (n)
+	/*
+	 * The IPIs go to the CPUs called, not to those online now: a CPU
+	 * that cleared its online bit since (one going down) has a call
+	 * queued and must be kicked too.  It cannot be parked meanwhile:
+	 * cpu_down()'s sync waits for our IRQs-off section to end.  One
+	 * broadcast when every other present CPU was called.
+	 */
+	if (n && n == (int)nr_cpus_present - 1) {
 		arch_send_ipi_allbutself(IRQ_CALL_FUNC);
+	} else {
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			if (cpumask_test_cpu(cpu, &sent))
+				arch_send_ipi(cpu, IRQ_CALL_FUNC);
+	}
 	local_irq_restore(flags);
 	if (!wait)
 		return;
 	/* The CPUs called, not those online now: one may be going. */
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		while (cpumask_test_cpu(cpu, &sent) &&
-		       !smp_load_acquire(&cs[cpu].done))
-			arch_cpu_relax();
+		call_wait(&cs[cpu], cpu, cpumask_test_cpu(cpu, &sent));
 	kfree(cs);
 }

@@ -13,10 +13,24 @@
  * sleep of the test's), the timer fires on another CPU at or after its
  * expiry, the pinned task runs elsewhere, the roamer never runs on it.
  * Back up: its ticks run again and the pinned task runs on it again.
+ *
+ * hotplug_sender_sync: cpu_down()'s sync (docs/hotplug.md) covers a
+ * sender on another CPU that read the dying CPU online with IRQs off: it
+ * may still send, and its IPI must never find the CPU parked.  While a
+ * CPU goes down, a sender on another CPU reads cpu_online() with IRQs
+ * off, again and again; each time it reads the CPU online it holds IRQs
+ * off until the CPU is parked, or for 20 ms of guest time, and then sends
+ * it an IPI.  Meanwhile a task on the going CPU keeps preemption off (IRQs
+ * on) for 10 ms after GOING, so that the CPU answers IPIs while still
+ * online.  With the sync after OUT the CPU cannot park while the sender
+ * holds, and the IPI lands in its last window; a sync that ran earlier
+ * (answered by the CPU while online) lets it park under a sender that
+ * read it online after the sync: "IPI sent to offline cpuN".
  */
 #include "asm/arch.h"
 #include "kernel/errno.h"
 #include "kernel/hotplug.h"
+#include "kernel/irq.h"
 #include "kernel/param.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
@@ -259,5 +273,99 @@ KTEST_HOOK(hotplug_cycle)
 		wait_for_completion(&c.done);
 	}
 	ktap_diag("%d down/up cycles over %d CPUs", cycles, n);
+	return bad;
+}
+
+/* ---- hotplug_sender_sync ------------------------------------------ */
+
+static struct {
+	int target;
+	volatile int stop, busy;
+	volatile unsigned long sent, held_to_park;
+	struct completion done;
+} ss;
+
+static int ss_sender(void *arg)
+{
+	unsigned long flags;
+	u64 t0;
+
+	(void)arg;
+	while (!READ_ONCE(ss.stop)) {
+		local_irq_save(flags);
+		if (cpu_online(ss.target)) {
+			t0 = ktime_get_ns();
+			while (!cpu_is_parked(ss.target) &&
+			       ktime_get_ns() - t0 < 20 * NSEC_PER_MSEC)
+				arch_cpu_relax();
+			if (cpu_is_parked(ss.target))
+				ss.held_to_park++;
+			/* It read the CPU online: a correct sender sends. */
+			arch_send_ipi(ss.target, IRQ_TEST_LOW);
+			ss.sent++;
+		}
+		local_irq_restore(flags);
+		/*
+		 * A gap with IRQs on that spans basic blocks, so that the
+		 * sync's call (and TCG's interrupt check) gets in.
+		 */
+		for (int i = 0; i < 64; i++)
+			arch_cpu_relax();
+	}
+	complete(&ss.done);
+	return 0;
+}
+
+/* On the target: preemption off, IRQs on, until 10 ms after GOING. */
+static int ss_busy(void *arg)
+{
+	u64 t0 = 0;
+
+	(void)arg;
+	preempt_disable();
+	smp_store_release(&ss.busy, 1);
+	while (!t0 || ktime_get_ns() - t0 < 10 * NSEC_PER_MSEC) {
+		if (!t0 && cpu_is_going(ss.target))
+			t0 = ktime_get_ns();
+		arch_cpu_relax();
+	}
+	preempt_enable();
+	complete(&ss.done);
+	return 0;
+}
+
+KTEST_HOOK(hotplug_sender_sync)
+{
+	static int cpus[NR_CPUS];
+	int n, bad = 0, err, sender_cpu;
+
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
+		return KTEST_SKIP;
+	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
+	for (int i = 0; i < n && !bad; i++) {
+		memset((void *)&ss, 0, sizeof(ss));
+		ss.target = cpus[i];
+		init_completion(&ss.done);
+		/* Another CPU than the target's and than ours, if there is. */
+		sender_cpu = num_online_cpus() > 2 && ss.target != 1 ? 1 :
+			     num_online_cpus() > 2 ? 2 : 0;
+		kthread_run(ss_busy, NULL, ss.target, "hp-busy");
+		while (!smp_load_acquire(&ss.busy))
+			msleep(1);
+		kthread_run(ss_sender, NULL, sender_cpu, "hp-sender");
+		err = cpu_down(ss.target);
+		WRITE_ONCE(ss.stop, 1);
+		wait_for_completion(&ss.done);
+		wait_for_completion(&ss.done);
+		bad |= KT_EXPECT(err == 0, "cpu_down(%d) = %d", ss.target,
+				 err);
+		bad |= KT_EXPECT(ss.held_to_park == 0,
+				 "cpu%d parked while a sender on cpu%d that read it online held IRQs off",
+				 ss.target, sender_cpu);
+		ktap_diag("cpu%d: %lu IPIs from a sender that read it online",
+			  ss.target, ss.sent);
+		err = cpu_up(ss.target);
+		bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", ss.target, err);
+	}
 	return bad;
 }
