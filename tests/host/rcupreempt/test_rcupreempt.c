@@ -468,6 +468,42 @@ static void test_offline_cpu(void)
 	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
 }
 
+/*
+ * The dead CPU's callbacks keep their call_rcu() order on the CPU that
+ * adopts them: one queued a flip before another sits a stage further on
+ * (waitlist[GP_STAGES - 1] before waitlist[0]) when the CPU dies, and
+ * must still run first (rcu_barrier()'s callback counts on this order).
+ */
+static void test_offline_cpu_order(void)
+{
+	static struct tcb cb[2];
+	int i;
+
+	cur_test = "offline_cpu_order";
+	sim_boot(3);
+	tcb_queue(&cb[0], 2);
+	for (i = 0; i < 200 && rdp(2)->waitlist[0] != &cb[0].head; i++)
+		sim_tick_all();
+	tcb_queue(&cb[1], 2);
+	for (i = 0; i < 200 && rdp(2)->waitlist[0] != &cb[1].head; i++)
+		sim_tick_all();
+	CHECK(rdp(2)->waitlist[GP_STAGES - 1] == &cb[0].head &&
+	      rdp(2)->waitlist[0] == &cb[1].head,
+	      "cpu 2 dies with its callbacks a stage apart");
+	on_cpu(2, &tasks[2]);
+	cpumask_clear_cpu(2, &cpu_online_mask);
+	sim_is_idle[2] = 1;
+	on_cpu(0, NULL);
+	rcupreempt_flavor_ops.cpu_dead(2);
+	for (i = 0; i < 200 && !(cb[0].invoked && cb[1].invoked); i++)
+		sim_tick_all();
+	CHECK(cb[0].invoked == 1 && cb[1].invoked == 1 &&
+	      cb[0].order < cb[1].order,
+	      "the adopted callbacks ran once each, in call_rcu() order (%d, %d)",
+	      cb[0].order, cb[1].order);
+	CHECK(shim_warn_count == 0, "no WARN (%s)", shim_last_warn);
+}
+
 void host_test_rcupreempt(void)
 {
 	test_flip_machine();
@@ -478,4 +514,5 @@ void host_test_rcupreempt(void)
 	test_needs_cpu_pending();
 	test_sync_and_barrier();
 	test_offline_cpu();
+	test_offline_cpu_order();
 }
