@@ -20,6 +20,13 @@
  * Then a reader on the CPU just back, spinning with preemption off,
  * holds the grace period too.
  *
+ * rcu_hotplug_window_reader: a reader in an IRQ handler that runs in the
+ * dying CPU's last window (sent by the CPU to itself at OUT, from
+ * cpuhp_out_hook) holds both a normal and an expedited grace period that
+ * begin while it holds: the CPU is offline, but RCU still counts it
+ * until its last RCU step.  Held 200 ms of guest time: grace periods that
+ * forgot it end within a few ms.
+ *
  * rcu_hotplug_late_nmi: an NMI that reaches a dying CPU after its last
  * RCU step (sent before cpu_down()'s sync, delivered late: the test
  * sends it from cpuhp_rcu_dead_hook, in that window) runs no handler.
@@ -383,5 +390,116 @@ KTEST_HOOK(rcu_hotplug_late_nmi)
 	for (int i = 0; i < n && !bad; i++)
 		bad |= ln_round(cpus[i]);
 	unregister_nmi_handler(ln_nmi);
+	return bad;
+}
+
+/* ---- rcu_hotplug_window_reader ------------------------------------ */
+
+static struct {
+	int cpu, down_err;
+	volatile int armed, in_reader, release, reader_done;
+	volatile int exp_under, normal_under;
+	struct completion done;
+} wr;
+
+/* On the dying CPU at OUT, IRQs off: the IRQ runs once they are on. */
+static void wr_out_hook(int cpu)
+{
+	if (cpu != wr.cpu || !READ_ONCE(wr.armed))
+		return;
+	WRITE_ONCE(wr.armed, 0);
+	arch_send_ipi(cpu, IRQ_TEST_LOW);
+}
+
+static void wr_irq(void)
+{
+	u64 t0;
+
+	if (raw_smp_processor_id() != wr.cpu || READ_ONCE(wr.in_reader))
+		return;
+	rcu_read_lock();
+	smp_store_release(&wr.in_reader, 1);
+	t0 = ktime_get_ns();
+	while (!READ_ONCE(wr.release) &&
+	       ktime_get_ns() - t0 < 2 * NSEC_PER_SEC)
+		arch_cpu_relax();
+	WRITE_ONCE(wr.reader_done, 1);	/* before the unlock */
+	rcu_read_unlock();
+}
+
+static int wr_exp(void *arg)
+{
+	(void)arg;
+	synchronize_rcu_expedited();
+	if (!READ_ONCE(wr.reader_done))
+		WRITE_ONCE(wr.exp_under, 1);
+	complete(&wr.done);
+	return 0;
+}
+
+static int wr_normal(void *arg)
+{
+	(void)arg;
+	synchronize_rcu();
+	if (!READ_ONCE(wr.reader_done))
+		WRITE_ONCE(wr.normal_under, 1);
+	complete(&wr.done);
+	return 0;
+}
+
+static int wr_down(void *arg)
+{
+	(void)arg;
+	wr.down_err = cpu_down(wr.cpu);
+	complete(&wr.done);
+	return 0;
+}
+
+static int wr_round(int cpu)
+{
+	int bad = 0, err;
+	u64 t0;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.cpu = cpu;
+	init_completion(&wr.done);
+	WRITE_ONCE(wr.armed, 1);
+	kthread_run(wr_down, NULL, 0, "wr-down");
+	bad |= KT_EXPECT(wait_flag(&wr.in_reader, HOST_STALL_MS),
+			 "cpu%d: no reader in its last window", cpu);
+	if (!bad) {
+		kthread_run(wr_exp, NULL, 0, "wr-exp");
+		kthread_run(wr_normal, NULL, 0, "wr-normal");
+		t0 = ktime_get_ns();
+		while (ktime_get_ns() - t0 < 200 * NSEC_PER_MSEC)
+			msleep(5);
+	}
+	WRITE_ONCE(wr.release, 1);
+	for (int i = 0; i < (bad ? 1 : 3); i++)
+		wait_for_completion(&wr.done);
+	bad |= KT_EXPECT(wr.down_err == 0, "cpu_down(%d) = %d", cpu,
+			 wr.down_err);
+	bad |= KT_EXPECT(!wr.exp_under && !wr.normal_under,
+			 "cpu%d: %s grace period ended under a reader in the CPU's last window",
+			 cpu, wr.exp_under ? "an expedited" : "a normal");
+	err = cpu_up(cpu);
+	bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", cpu, err);
+	return bad;
+}
+
+KTEST_HOOK(rcu_hotplug_window_reader)
+{
+	static int cpus[NR_CPUS];
+	int n, bad = 0;
+
+	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
+		return KTEST_SKIP;
+	n = sample_online_cpus(cpus, 2, 0);
+	request_irq(IRQ_TEST_LOW, wr_irq);
+	WRITE_ONCE(cpuhp_out_hook, wr_out_hook);
+	for (int i = 0; i < n && !bad; i++)
+		bad |= wr_round(cpus[i]);
+	WRITE_ONCE(cpuhp_out_hook, NULL);
+	request_irq(IRQ_TEST_LOW, NULL);
 	return bad;
 }
