@@ -10,7 +10,9 @@
  *     idle.  A cookie from before G (start_poll's, which asked for G) is
  *     not done, by rcu_state or by any node.  A cookie taken now waits
  *     for the grace period after G: it is rcu_state's snapshot, later
- *     than the first cookie, and no node has ended it.
+ *     than the first cookie, and no node has ended it.  start_poll's
+ *     cookie taken now is done later with nothing else asking: G's end
+ *     starts the grace period it asked for.
  *   ENDED: rcu_state says G ended, every node still says it runs.  G's
  *     cookie is done, and cond_synchronize_rcu() on it returns while the
  *     kthread is held: it needs no grace period.  A cookie taken now is
@@ -140,7 +142,7 @@ static int gh_cond(void *arg)
 
 static int at_started(void)
 {
-	unsigned long c;
+	unsigned long c, next;
 	int bad;
 
 	if (gh_hold(RCU_GP_HOOK_STARTED, &c))
@@ -153,9 +155,14 @@ static int at_started(void)
 			 c);
 	bad |= no_node_done(c, "started");
 	bad |= fresh_cookie(c, "started");
+	/* start_poll during G asks for the grace period after it. */
+	next = start_poll_synchronize_rcu();
 	gh_go();
 	bad |= KT_EXPECT(poll_until(poll_state_synchronize_rcu(c)),
 			 "started: cookie 0x%lx never done", c);
+	bad |= KT_EXPECT(poll_until(poll_state_synchronize_rcu(next)),
+			 "started: cookie 0x%lx from start_poll during a grace period never done, with nothing else asking",
+			 next);
 	return bad;
 }
 
