@@ -24,12 +24,20 @@
  *                               expedited grace period waits on each send
  *                               their self-IPI, the first one's landing
  *                               inside a new reader
+ *   rcu_tree_softirq_reader     a reader in softirq context (an RCU
+ *                               callback, over a preemptible task outside
+ *                               any reader) that the tick asked for a
+ *                               quiescent state leaves it to the end of
+ *                               the softirq: the grace period that needs
+ *                               its CPU does not end while the softirq
+ *                               still runs
  * rcu_tree_blocked_reader (test_tree.c) checks the fully enabled unlock.
  */
 #include "asm/arch.h"
 #include "kernel/ktap.h"
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
+#include "kernel/string.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"
 #include "rcu/rcupdate.h"
@@ -585,5 +593,91 @@ KTEST(rcu_tree_defer_qs_iw)
 				  "round %d: the reader never left blkd_tasks",
 				  i);
 	}
+	return fail;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcu_tree_softirq_reader: the callback below runs in RCU_SOFTIRQ on a
+ * CPU whose task spins preemptible, outside any reader: the only count
+ * on the CPU is the softirq's.  It takes a reader, asks for a grace
+ * period, and waits (bounded) until the tick asks the reader for a
+ * quiescent state (need_qs: the grace period needs this CPU).  Its
+ * unlock must defer the report, since the rest of the softirq is a
+ * reader to consolidated RCU (Linux 6.12's rcu_read_unlock_special()
+ * tests the softirq count too): for 100 ms of guest time afterwards,
+ * still in the softirq, the grace period must not end.
+ */
+static struct {
+	int cpu;
+	volatile int done, judged, ended_in_softirq, context_ok;
+	struct rcu_head head;
+} sr;
+
+static void sr_cb(struct rcu_head *head)
+{
+	struct task *t = current;
+	unsigned long c;
+	u64 t0;
+
+	(void)head;
+	sr.context_ok = raw_smp_processor_id() == sr.cpu &&
+			(preempt_count() & SOFTIRQ_MASK) &&
+			!(preempt_count() & (PREEMPT_MASK | HARDIRQ_MASK));
+	if (sr.context_ok) {
+		rcu_read_lock();
+		c = start_poll_synchronize_rcu();
+		t0 = ktime_get_ns();
+		while (!READ_ONCE(t->rcu_read_unlock_special.b.need_qs) &&
+		       ktime_get_ns() - t0 < 200 * NSEC_PER_MSEC)
+			arch_cpu_relax();
+		sr.judged = READ_ONCE(t->rcu_read_unlock_special.b.need_qs);
+		rcu_read_unlock();
+		t0 = ktime_get_ns();
+		while (sr.judged && ktime_get_ns() - t0 < 100 * NSEC_PER_MSEC) {
+			if (poll_state_synchronize_rcu(c)) {
+				sr.ended_in_softirq = 1;
+				break;
+			}
+			arch_cpu_relax();
+		}
+	}
+	smp_store_release(&sr.done, 1);
+}
+
+/* On sr.cpu: queue the callback there, then spin outside any reader. */
+static int sr_busy(void *arg)
+{
+	(void)arg;
+	call_rcu(&sr.head, sr_cb);
+	while (!smp_load_acquire(&sr.done))
+		arch_cpu_relax();
+	return 0;
+}
+
+/* Rounds until one is judged (the tick asked the reader, in context). */
+#define SOFTIRQ_READER_ROUNDS	5
+
+KTEST(rcu_tree_softirq_reader)
+{
+	int fail = 0, cpu, i;
+	bool judged = false;
+
+	TREE_OTHER_CPU(cpu);
+	for (i = 0; i < SOFTIRQ_READER_ROUNDS && !judged && !fail; i++) {
+		memset((void *)&sr, 0, sizeof(sr));
+		sr.cpu = cpu;
+		kthread_run(sr_busy, NULL, cpu, "softirq-busy");
+		fail |= KT_EXPECT(poll_until(smp_load_acquire(&sr.done)),
+				  "round %d: the callback never ran", i);
+		judged = sr.context_ok && sr.judged;
+		fail |= KT_EXPECT(!sr.ended_in_softirq,
+				  "round %d: a grace period that needed cpu%d ended while a softirq there still ran, after its reader's unlock",
+				  i, cpu);
+	}
+	fail |= KT_EXPECT(fail || judged,
+			  "in each of %d rounds the callback ran out of context or the tick never asked its reader: nothing judged",
+			  SOFTIRQ_READER_ROUNDS);
 	return fail;
 }
