@@ -10,6 +10,9 @@ text before the diff, which patch ignores) says how to expose it:
   Scenario: cpus=N timeout=S cmdline=<kernel command line>
   Detector: a regex the console must match (the check that catches it)
   Undetectable: the reason no test on x86 can see it (instead of Detector)
+  Gap: a known gap (instead of Detector): what make test's stimulus does
+            not reach and what would; a blind round's survivor, kept so
+            that the bug is known, reported as a gap, never as caught
   Attempts: N (optional, default 1) for a detector that is probabilistic
             (a litmus test): boot up to N times until it is caught
   Spin: MODEL NOHZ,IRQ,NMI MM VERDICT (optional, repeatable) a run of a
@@ -33,6 +36,8 @@ prints a table (mutant, detector, time to detection) and "N passed, N
 failed"; a mutant that survives, or no longer applies or builds, is a
 failure.  An Undetectable mutant is built and booted too; it is reported
 as "not detectable on x86" with its reason, and never counted as caught.
+A Gap mutant likewise, as "known gap"; one that fails its scenario
+after all fails the run, so that a closed gap gets its Detector.
 """
 
 import argparse
@@ -92,8 +97,8 @@ def parse_patch(path):
         for line in f:
             if line.startswith(("--- ", "diff ")):
                 break
-            m = re.match(r"(Mutant|Scenario|Detector|Undetectable|Attempts|"
-                         r"Host):"
+            m = re.match(r"(Mutant|Scenario|Detector|Undetectable|Gap|"
+                         r"Attempts|Host):"
                          r"\s*(.*)",
                          line)
             if m:
@@ -105,9 +110,9 @@ def parse_patch(path):
     for key in ("mutant", "scenario"):
         if key not in meta:
             sys.exit(f"mutants: {path}: missing '{key.capitalize()}:' line")
-    if ("detector" in meta) == ("undetectable" in meta):
-        sys.exit(f"mutants: {path}: needs exactly one of Detector: or "
-                 "Undetectable:")
+    if sum(k in meta for k in ("detector", "undetectable", "gap")) != 1:
+        sys.exit(f"mutants: {path}: needs exactly one of Detector:, "
+                 "Undetectable: or Gap:")
     if meta.get("host", "quiet").split(":")[0] != "quiet":
         sys.exit(f"mutants: {path}: 'Host: {meta['host']}': the only host "
                  "a mutant can ask for is 'quiet'")
@@ -256,8 +261,9 @@ def boot_mutant(name, meta, sc, kernel, accel):
                 f"{events.get('cpu', 0):.1f} s of CPU\n")
     problems = harness.failure_reason(text, status, limit, events,
                                       sc["cpus"])
-    if "undetectable" in meta:
-        verdict = "UNDETECTABLE" if not problems else "FAILED-ANYWAY"
+    if "undetectable" in meta or "gap" in meta:
+        verdict = ("GAP" if "gap" in meta else "UNDETECTABLE") \
+            if not problems else "FAILED-ANYWAY"
         return name, meta, verdict, "; ".join(problems[:2]), wall
     m = re.search(meta["detector"], text, re.M)
     if not problems:
@@ -364,8 +370,8 @@ def main():
         print(f"mutant {name}: {verdict}"
               + (f" in {t:.2f} s" if t is not None else "")
               + (f": {why}" if why else ""), flush=True)
-        if verdict in ("CAUGHT", "UNDETECTABLE"):
-            passed += 1     # UNDETECTABLE: as documented, not "caught"
+        if verdict in ("CAUGHT", "UNDETECTABLE", "GAP"):
+            passed += 1     # UNDETECTABLE, GAP: as documented, not caught
         else:
             failed += 1
         spins = "; ".join("Spin: " + x for x in meta.get("spin", ())
@@ -373,8 +379,9 @@ def main():
         rows.append((name, verdict, det if verdict == "CAUGHT" else
                      ("not detectable on x86: " + meta["undetectable"] +
                       (" (" + spins + ")" if spins else "")
-                      if "undetectable" in meta else why.splitlines()[0]
-                      if why else ""), t))
+                      if "undetectable" in meta else
+                      "known gap: " + meta["gap"] if "gap" in meta else
+                      why.splitlines()[0] if why else ""), t))
     rows.sort()
     print("\n| mutant | result | detector | time to detection |")
     print("|---|---|---|---|")
