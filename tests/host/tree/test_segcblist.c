@@ -125,8 +125,39 @@ static void test_segcblist_limit(void)
 	      &seg_cbs[5], "one put back into an empty DONE, ahead of WAIT");
 }
 
+/*
+ * A time-limited batch that took every callback the list had, and puts
+ * some back: every segment's tail pointed at head, and each must follow
+ * the put-back ones, or the next call_rcu() would write over them.
+ */
+static void test_segcblist_put_back_all(void)
+{
+	struct rcu_segcblist l;
+	struct rcu_head *done;
+	long n;
+
+	cur_test = "segcblist_put_back_all";
+	rcu_segcblist_init(&l);
+	for (int i = 0; i < 3; i++)
+		rcu_segcblist_enqueue(&l, &seg_cbs[i]);
+	rcu_segcblist_accelerate(&l, 4);
+	rcu_segcblist_advance(&l, 4);
+	done = rcu_segcblist_extract_done(&l, 3, &n);
+	CHECK(n == 3 && done == &seg_cbs[0] && l.len == 0,
+	      "the batch took all three (%ld), the list is empty", n);
+	/* Out of time after the first: two go back into the empty list. */
+	rcu_segcblist_insert_done(&l, &seg_cbs[1], &seg_cbs[2].next, 2);
+	rcu_segcblist_enqueue(&l, &seg_cbs[3]);
+	CHECK(l.len == 3 && l.head == &seg_cbs[1] &&
+	      seg_cbs[2].next == &seg_cbs[3] &&
+	      seg_count(&l, RCU_DONE_TAIL) == 2,
+	      "the two put back stay ahead of a new callback: len %ld, DONE %d",
+	      l.len, seg_count(&l, RCU_DONE_TAIL));
+}
+
 void host_test_segcblist(void)
 {
 	test_segcblist();
 	test_segcblist_limit();
+	test_segcblist_put_back_all();
 }

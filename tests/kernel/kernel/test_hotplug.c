@@ -16,16 +16,16 @@
  *
  * hotplug_sender_sync: cpu_down()'s sync (docs/hotplug.md) covers a
  * sender on another CPU that read the dying CPU online with IRQs off: it
- * may still send, and its IPI must never find the CPU parked.  While a
- * CPU goes down, a sender on another CPU reads cpu_online() with IRQs
- * off, again and again; each time it reads the CPU online it holds IRQs
- * off until the CPU is parked, or for 20 ms of guest time, and then sends
- * it an IPI.  Meanwhile a task on the going CPU keeps preemption off (IRQs
- * on) for 10 ms after GOING, so that the CPU answers IPIs while still
- * online.  With the sync after OUT the CPU cannot park while the sender
- * holds, and the IPI lands in its last window; a sync that ran earlier
- * (answered by the CPU while online) lets it park under a sender that
- * read it online after the sync: "IPI sent to offline cpuN".
+ * may still send, and its IPI must never find the CPU parked.  A task on
+ * the going CPU keeps preemption off (IRQs on) for 100 ms after GOING, so
+ * that the CPU answers IPIs while still online.  A sender on another CPU
+ * waits, IRQs on, until it has answered a call since cpu_down() began
+ * (the sync's, in a kernel that syncs too early); then, if it reads the
+ * CPU going but still online with IRQs off, it holds until the CPU is
+ * parked (or 1 s after OUT) and sends it an IPI.  A correct sync comes after OUT, when the
+ * CPU is offline: the sender never holds for it.  A sync that ran while
+ * the CPU was online lets it park under the sender: "IPI sent to offline
+ * cpuN".
  */
 #include "asm/arch.h"
 #include "kernel/errno.h"
@@ -280,30 +280,63 @@ KTEST_HOOK(hotplug_cycle)
 
 static struct {
 	int target;
-	volatile int stop, busy;
+	volatile int stop, busy, ready;
 	volatile unsigned long sent, held_to_park;
 	struct completion done;
 } ss;
 
+/*
+ * Hold (IRQs off) until the target is parked, or 1 s after it was seen at
+ * OUT (2 s at most), and then send.  Called only once this CPU has
+ * answered a call since cpu_down() began, with the target going but
+ * still online: a correct cpu_down() syncs after OUT, so it never gets here
+ * but for some other call, and then it cannot store PARK while we hold
+ * (its sync waits for us).  A sync that came before OUT (while the
+ * target answered it, busy) stores PARK right after OUT, inside the
+ * margin, under our hold.
+ */
+static void ss_hold_and_send(void)
+{
+	u64 t0 = ktime_get_ns(), out = 0, now;
+
+	while (!cpu_is_parked(ss.target)) {
+		now = ktime_get_ns();
+		if (!out && READ_ONCE(per_cpu_area(ss.target)->hp_state) ==
+		    CPUHP_OUT)
+			out = now;
+		if ((out && now - out > NSEC_PER_SEC) ||
+		    now - t0 > 2 * NSEC_PER_SEC)
+			break;
+		arch_cpu_relax();
+	}
+	if (cpu_is_parked(ss.target))
+		ss.held_to_park++;
+	/* It read the CPU online: a correct sender sends. */
+	arch_send_ipi(ss.target, IRQ_TEST_LOW);
+	ss.sent++;
+}
+
+/* The calls this CPU has answered (its IRQ_CALL_FUNC vector's count). */
+static u32 ss_calls(void)
+{
+	return READ_ONCE(this_cpu()->stats.irq_by_vector[
+		arch_irq_vector(IRQ_CALL_FUNC)]);
+}
+
 static int ss_sender(void *arg)
 {
 	unsigned long flags;
-	u64 t0;
+	u32 calls;
 
 	(void)arg;
+	/* Before cpu_down() begins: a sync may follow GOING at once. */
+	calls = ss_calls();
+	smp_store_release(&ss.ready, 1);
 	while (!READ_ONCE(ss.stop)) {
 		local_irq_save(flags);
-		if (cpu_online(ss.target)) {
-			t0 = ktime_get_ns();
-			while (!cpu_is_parked(ss.target) &&
-			       ktime_get_ns() - t0 < 20 * NSEC_PER_MSEC)
-				arch_cpu_relax();
-			if (cpu_is_parked(ss.target))
-				ss.held_to_park++;
-			/* It read the CPU online: a correct sender sends. */
-			arch_send_ipi(ss.target, IRQ_TEST_LOW);
-			ss.sent++;
-		}
+		if (ss_calls() != calls && cpu_is_going(ss.target) &&
+		    cpu_online(ss.target))
+			ss_hold_and_send();
 		local_irq_restore(flags);
 		/*
 		 * A gap with IRQs on that spans basic blocks, so that the
@@ -316,7 +349,6 @@ static int ss_sender(void *arg)
 	return 0;
 }
 
-/* On the target: preemption off, IRQs on, until 10 ms after GOING. */
 static int ss_busy(void *arg)
 {
 	u64 t0 = 0;
@@ -324,7 +356,7 @@ static int ss_busy(void *arg)
 	(void)arg;
 	preempt_disable();
 	smp_store_release(&ss.busy, 1);
-	while (!t0 || ktime_get_ns() - t0 < 10 * NSEC_PER_MSEC) {
+	while (!t0 || ktime_get_ns() - t0 < 100 * NSEC_PER_MSEC) {
 		if (!t0 && cpu_is_going(ss.target))
 			t0 = ktime_get_ns();
 		arch_cpu_relax();
@@ -353,6 +385,8 @@ KTEST_HOOK(hotplug_sender_sync)
 		while (!smp_load_acquire(&ss.busy))
 			msleep(1);
 		kthread_run(ss_sender, NULL, sender_cpu, "hp-sender");
+		while (!smp_load_acquire(&ss.ready))
+			msleep(1);
 		err = cpu_down(ss.target);
 		WRITE_ONCE(ss.stop, 1);
 		wait_for_completion(&ss.done);
@@ -362,7 +396,7 @@ KTEST_HOOK(hotplug_sender_sync)
 		bad |= KT_EXPECT(ss.held_to_park == 0,
 				 "cpu%d parked while a sender on cpu%d that read it online held IRQs off",
 				 ss.target, sender_cpu);
-		ktap_diag("cpu%d: %lu IPIs from a sender that read it online",
+		ktap_diag("cpu%d: %lu IPIs from a sender that answered a call while it was online (0: the sync came after OUT)",
 			  ss.target, ss.sent);
 		err = cpu_up(ss.target);
 		bad |= KT_EXPECT(err == 0, "cpu_up(%d) = %d", ss.target, err);

@@ -206,6 +206,7 @@ static int arm_slow_timer_thread(void *arg)
 KTEST(timer_del_sync)
 {
 	int other = -1, cpu, bad = 0;
+	unsigned long flags;
 
 	for_each_online_cpu(cpu)
 		if (cpu != raw_smp_processor_id())
@@ -259,13 +260,19 @@ KTEST(timer_del_sync)
 			 "waited %llu ms for a remote timer (started %d)",
 			 (unsigned long long)(dt / NSEC_PER_MSEC),
 			 READ_ONCE(slow.started));
-	/* Pending on this CPU: taken off, its function never runs. */
+	/*
+	 * Pending on this CPU: taken off, its function never runs.  IRQs
+	 * off from the arming to the deletion, so that the tick cannot run
+	 * it in between: with preemption off only, a host that stalled the
+	 * vCPU past the 2 ms let it fire first (a make test failure under
+	 * load).  Local and not running, it needs no wait.
+	 */
 	slow.started = slow.finished = 0;
 	slow.delay_ns = 2 * NSEC_PER_MSEC;
-	preempt_disable();
+	local_irq_save(flags);
 	arm_slow_timer(&slow);
 	del_timer_sync(&slow.timer);	/* deleting is still 1 */
-	preempt_enable();
+	local_irq_restore(flags);
 	msleep(5);
 	bad |= KT_EXPECT(!READ_ONCE(slow.started) && slow.timer.cpu == -1,
 			 "a local timer ran after del_timer_sync()");
