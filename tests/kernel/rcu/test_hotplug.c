@@ -287,10 +287,11 @@ static struct {
 } ln;
 
 /*
- * The reader a late NMI must never start: it holds until a grace period
- * that began after its rcu_read_lock() ends (the bug), or until the
- * driver has ended three grace periods, or 500 ms of guest time pass
- * (a reader that does hold them back).
+ * The reader a late NMI must never start: it holds until the driver has
+ * ended three grace periods (which a reader that no grace period waits
+ * for lets happen), or 500 ms of guest time pass (a reader that does
+ * hold them back), and then asks whether its cookie's grace period ended
+ * under it.
  */
 static void ln_nmi(void)
 {
@@ -306,13 +307,14 @@ static void ln_nmi(void)
 	WRITE_ONCE(ln.nmi_ran, 1);
 	t0 = ktime_get_ns();
 	while (READ_ONCE(ln.gps) - gps < 3 &&
-	       ktime_get_ns() - t0 < 500 * NSEC_PER_MSEC) {
-		if (poll_state_synchronize_rcu(cookie)) {
-			WRITE_ONCE(ln.gp_ended_under_reader, 1);
-			break;
-		}
+	       ktime_get_ns() - t0 < 500 * NSEC_PER_MSEC)
 		arch_cpu_relax();
-	}
+	/*
+	 * Three grace periods ended since the cookie: the one it names has
+	 * too, unless this reader held it (or the 500 ms passed first).
+	 */
+	if (poll_state_synchronize_rcu(cookie))
+		WRITE_ONCE(ln.gp_ended_under_reader, 1);
 	rcu_read_unlock();
 }
 
