@@ -458,6 +458,12 @@ else
 	fail "i386 compile test ($out/build-i386.log)"
 fi
 
+# What a mutant's kernel is built from: the tarball, the series and its
+# config, the scenario's config, the compiler and the mutant's patch.
+mutant_key() {
+	{ echo "$tar_id $cfg_id"; cat "$cfgdir/$primary" "$here/mutants/$1.patch"
+	  gcc --version | head -1; } | sha1sum | cut -d' ' -f1
+}
 for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
 		fail "mutant $m: no Judge-Error: line saying how it must be caught"
@@ -465,8 +471,15 @@ for m in "${mutants[@]}"; do
 	     ! mutant_fix "$m" | grep -qE '^[0-9a-f]{12} \("[^"]+"'; then
 		# A historical mutant names the fix it undoes by id and subject.
 		fail "mutant $m: Original-Fix: is not 'sha12 (\"subject\"...)': $(mutant_fix "$m")"
+	elif [ -f "$out/mutant-$m/bzImage" ] &&
+	     [ "$(cat "$out/mutant-$m/key" 2>/dev/null)" = "$(mutant_key "$m")" ]; then
+		# Built before from the same tree, config, compiler and patch:
+		# the kernel is the same, so the tree is left at the series
+		# (a rebuild here would cost this and the next run a link each).
+		pass "build mutant $m (kept: built from the same tree, config and patch)"
 	elif git apply "$here/mutants/$m.patch"; then
 		if build "mutant-$m"; then
+			mutant_key "$m" >"$out/mutant-$m/key"
 			pass "build mutant $m ($(cat "$out/mutant-$m/build-seconds") s)"
 		else
 			fail "build mutant $m"
