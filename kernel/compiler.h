@@ -37,4 +37,16 @@
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN_UP(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 
+/*
+ * Call a test hook: a function pointer that a test sets and that is NULL
+ * otherwise, so that a hook costs one load and a not-taken branch.
+ */
+#define call_test_hook(hook, ...)					\
+	do {								\
+		typeof(hook) __hook = READ_ONCE(hook);			\
+									\
+		if (unlikely(__hook))					\
+			__hook(__VA_ARGS__);				\
+	} while (0)
+
 #endif

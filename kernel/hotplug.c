@@ -49,15 +49,6 @@ static struct cpuhp_stats stats;
 void (*cpuhp_out_hook)(int cpu);
 void (*cpuhp_rcu_dead_hook)(int cpu);
 
-/* A test hook, on the dying CPU: one load and a not-taken branch. */
-static void cpuhp_call_hook(void (**hook)(int cpu), int cpu)
-{
-	void (*fn)(int cpu) = READ_ONCE(*hook);
-
-	if (unlikely(fn))
-		fn(cpu);
-}
-
 static void hotplug_lock(void)
 {
 	unsigned long flags;
@@ -227,7 +218,7 @@ __noreturn void cpu_die(void)
 	timers_migrate(cpu, 0);		/* tick off, timers to CPU 0 */
 	printk("cpu%d: offline\n", cpu);
 	smp_store_release(&pc->hp_state, CPUHP_OUT);
-	cpuhp_call_hook(&cpuhp_out_hook, cpu);
+	call_test_hook(cpuhp_out_hook, cpu);
 	/*
 	 * IRQs on until cpu_down() lets us park: IPIs that senders sent
 	 * before they could see us offline arrive and run here (calls,
@@ -253,7 +244,7 @@ __noreturn void cpu_die(void)
 	WRITE_ONCE(pc->nmi_ignore, true);
 	barrier();
 	rcu_report_dead(cpu);		/* no reader here from now on */
-	cpuhp_call_hook(&cpuhp_rcu_dead_hook, cpu);
+	call_test_hook(cpuhp_rcu_dead_hook, cpu);
 	/* A next life starts from a fresh idle loop: no count carried. */
 	pc->preempt_count = 0;
 	pc->need_resched = 0;

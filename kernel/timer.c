@@ -147,8 +147,7 @@ void del_timer_sync(struct timer *t)
 	for_each_online_cpu(cpu) {
 		if (smp_load_acquire(&running_timer[cpu]) != t)
 			continue;
-		if (unlikely(READ_ONCE(del_timer_sync_hook)))
-			READ_ONCE(del_timer_sync_hook)(t);
+		call_test_hook(del_timer_sync_hook, t);
 		while (smp_load_acquire(&running_timer[cpu]) == t)
 			arch_cpu_relax();
 	}

@@ -252,20 +252,16 @@ extern void (*rcu_exp_test_hook)(enum rcu_exp_hook_point point,
 static inline void rcu_exp_hook(enum rcu_exp_hook_point point,
 				struct rcu_node *rnp)
 {
-	void (*hook)(enum rcu_exp_hook_point, struct rcu_node *) =
-		READ_ONCE(rcu_exp_test_hook);
-
-	if (unlikely(hook))
-		hook(point, rnp);
+	call_test_hook(rcu_exp_test_hook, point, rnp);
 }
 
 /*
  * Test-only points of the grace-period kthread, each between
  * rcu_state.gp_seq's step and the rcu_nodes' (rcu_gp_init(),
- * rcu_gp_cleanup()), or between two nodes' ends, no lock held: a test holds the kthread there to
- * check the polled API against rcu_state and every node
- * (tests/kernel/tree/test_tree_polled.c).  The hook may sleep.  Off
- * (NULL) unless a test sets rcu_gp_test_hook.
+ * rcu_gp_cleanup()), or between two nodes' ends, no lock held: a test
+ * holds the kthread there to check the polled API against rcu_state and
+ * every node (tests/kernel/tree/test_tree_polled.c).  The hook may
+ * sleep.  Off (NULL) unless a test sets rcu_gp_test_hook.
  */
 enum rcu_gp_hook_point {
 	RCU_GP_HOOK_STARTED,	/* rcu_state.gp_seq started, no node yet */
@@ -279,11 +275,7 @@ extern void (*rcu_gp_test_hook)(enum rcu_gp_hook_point point,
 static inline void rcu_gp_hook(enum rcu_gp_hook_point point,
 			       struct rcu_node *rnp)
 {
-	void (*hook)(enum rcu_gp_hook_point, struct rcu_node *) =
-		READ_ONCE(rcu_gp_test_hook);
-
-	if (unlikely(hook))
-		hook(point, rnp);
+	call_test_hook(rcu_gp_test_hook, point, rnp);
 }
 
 /* rcu/tree/tree_exp.c */
