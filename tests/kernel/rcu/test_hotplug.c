@@ -259,19 +259,31 @@ static int hr_round(int cpu, bool down)
 	return bad;
 }
 
-KTEST_HOOK(rcu_hotplug_reader)
+/*
+ * round(cpu) on up to max of the online CPUs but 0 (sampled), until one
+ * fails: 0 or 1, or KTEST_SKIP without a second CPU or hotplug.
+ */
+static int hp_each_cpu(int max, int (*round)(int cpu))
 {
 	static int cpus[NR_CPUS];
 	int n, bad = 0;
 
 	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
 		return KTEST_SKIP;
-	n = sample_online_cpus(cpus, (int)hotplug_max_cpus, 0);
-	for (int i = 0; i < n && !bad; i++) {
-		bad |= hr_round(cpus[i], true);
-		bad |= hr_round(cpus[i], false);
-	}
+	n = sample_online_cpus(cpus, max, 0);
+	for (int i = 0; i < n && !bad; i++)
+		bad |= round(cpus[i]);
 	return bad;
+}
+
+static int hr_down_then_back(int cpu)
+{
+	return hr_round(cpu, true) | hr_round(cpu, false);
+}
+
+KTEST_HOOK(rcu_hotplug_reader)
+{
+	return hp_each_cpu((int)hotplug_max_cpus, hr_down_then_back);
 }
 
 /* ---- rcu_hotplug_late_nmi ----------------------------------------- */
@@ -382,15 +394,10 @@ static int ln_round(int cpu)
 
 KTEST_HOOK(rcu_hotplug_late_nmi)
 {
-	static int cpus[NR_CPUS];
-	int n, bad = 0;
+	int bad;
 
-	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
-		return KTEST_SKIP;
-	n = sample_online_cpus(cpus, 2, 0);
 	register_nmi_handler(ln_nmi);
-	for (int i = 0; i < n && !bad; i++)
-		bad |= ln_round(cpus[i]);
+	bad = hp_each_cpu(2, ln_round);
 	unregister_nmi_handler(ln_nmi);
 	return bad;
 }
@@ -491,16 +498,11 @@ static int wr_round(int cpu)
 
 KTEST_HOOK(rcu_hotplug_window_reader)
 {
-	static int cpus[NR_CPUS];
-	int n, bad = 0;
+	int bad;
 
-	if (nr_cpus_present < 2 || !rcu_hotplug_supported())
-		return KTEST_SKIP;
-	n = sample_online_cpus(cpus, 2, 0);
 	request_irq(IRQ_TEST_LOW, wr_irq);
 	WRITE_ONCE(cpuhp_out_hook, wr_out_hook);
-	for (int i = 0; i < n && !bad; i++)
-		bad |= wr_round(cpus[i]);
+	bad = hp_each_cpu(2, wr_round);
 	WRITE_ONCE(cpuhp_out_hook, NULL);
 	request_irq(IRQ_TEST_LOW, NULL);
 	return bad;
