@@ -646,6 +646,7 @@ def mutant_run(mname, words, why, gen):
     c = one(name, model, gen, b, mm, expect, caught,
             note='kernel mutant ' + mname)
     c['kind'] = 'mutant'
+    c['clean'] = label(model, b, mm)
     return c
 
 
@@ -655,8 +656,18 @@ def unit_tests():
     return test_extract.run_tests()
 
 
-def judge(c, res):
-    """verify_one's verdict, then the caught-by-a-WARN rule."""
+def judge(c, res, done):
+    """verify_one's verdict, then the caught-by-a-WARN rule; done: the
+    results so far, by check name.  A mutant's run that the clean C
+    fails too (its "clean" check, run before it) says nothing of the
+    mutant, caught or not: it is skipped, naming that failure, which
+    is the C's own and reported as such."""
+    base = done.get(c.get('clean'))
+    if base is not None and base['ok'] is False:
+        res['ok'] = None
+        res['msg'] = 'skipped: the C as it is fails this run too (%s, ' \
+            'above)' % c['clean']
+        return
     if c.get('need_warn') and res['ok'] and 'WARN in' not in res['msg']:
         res['ok'] = False
         res['msg'] = 'caught, but not by a WARN: ' + res['msg']
@@ -703,21 +714,20 @@ def main():
     only = None
     if '--only' in sys.argv:
         only = sys.argv[sys.argv.index('--only') + 1]
-    passed = failed = 0
+    done = {}
     for c in checks(only):
         res = spin.verify_one(c, spin.build_one(c))
         if c.get('post'):
             c['post'](c, res)
-        judge(c, res)
-        ok = res['ok']
-        passed += ok
-        failed += not ok
+        judge(c, res, done)
+        done[c['name']] = res
         print('%-4s %-52s %9s states  %s' % (
-            'ok' if ok else 'FAIL', c['name'], spin.fmt_int(res['states']),
+            spin.mark(res['ok']), c['name'], spin.fmt_int(res['states']),
             res['msg'] or 'expected ' + c['expect']))
         sys.stdout.flush()
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    oks = [r['ok'] for r in done.values()]
+    print(spin.totals(oks))
+    return 1 if False in oks else 0
 
 
 if __name__ == '__main__':
