@@ -11,8 +11,10 @@ load buffering (tests/spin/wmm/memory.pml), and runs every kernel mutant
 (tests/mutants/kernel/*/*.patch) that says "Spin:" through the models
 made from its patched copy of the C.  A kernel mutant that edits a
 function the models extract must say "Spin:": the suite fails one that
-does not.  make verify runs all of this through checks() (tests/spin/
-run.py); run alone, this prints the same lines and "N passed, N failed".
+does not, and one whose edit the C has already ("already applied",
+tests/mutants/patch.py).  make verify runs all of this through
+checks() (tests/spin/run.py); run alone, this prints the same lines and
+"N passed, N failed".
 
 A mutant's line, one or more in its preamble (tests/mutants/run.py
 ignores it):
@@ -36,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 
+from tests.mutants import patch as mutant_patch
 from tools import spin
 from tools.extract import ExtractError, write
 from tools.extract.clang import TU, where
@@ -529,15 +532,10 @@ def copy_tree(dst):
 
 
 def apply_patch(path, tmp):
-    """Copy the C into tmp and apply the patch there: None, or why not."""
+    """Copy the C into tmp and apply the patch there, forward only: None,
+    or why not (tests/mutants/patch.py)."""
     copy_tree(tmp)
-    with open(path) as f:
-        r = subprocess.run(['patch', '-p1', '--batch', '--quiet'], cwd=tmp,
-                           stdin=f, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.returncode:
-        return 'patch does not apply: ' + r.stdout.strip()[:200]
-    return None
+    return mutant_patch.apply(path, tmp)
 
 
 def mutant_checks(smaps):
@@ -575,16 +573,28 @@ def mutant_checks(smaps):
             if funcs is None:
                 funcs = extracted_functions()
             tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
-            hit = []
+            hit, at = [], []
             try:
                 why = apply_patch(path, tmp)
-                for f in sorted(files & sources) if not why else ():
+                # A C that has the edit already: the copy with the patch
+                # taken out again differs from the C where the edit is.
+                applied = bool(why) and why.startswith(
+                    mutant_patch.ALREADY) and not mutant_patch.revert(
+                        path, tmp)
+                for f in sorted(files & sources) if not why or applied \
+                        else ():
                     lines = changed_lines(os.path.join(spin.ROOT, f),
                                           os.path.join(tmp, f))
-                    hit += sorted(fn for fn, (lo, hi) in
-                                  funcs.get(f, {}).items()
-                                  if fn in used and
-                                  any(lo <= n <= hi for n in lines))
+                    for fn, (lo, hi) in sorted(funcs.get(f, {}).items()):
+                        mine = [n for n in lines if lo <= n <= hi]
+                        if fn in used and mine:
+                            hit.append(fn)
+                            at.append('%s() %s:%s' % (fn, f, '-'.join(
+                                str(n) for n in sorted({mine[0],
+                                                        mine[-1]}))))
+                if applied:
+                    why += '; the C has it in %s' % (
+                        ', '.join(at) or 'no function the models run')
                 if spins and not why:
                     try:
                         generate(tmp, gen, {w[0] for w in spins if w})
@@ -603,6 +613,13 @@ def mutant_checks(smaps):
 
 
 def mutant_entries(mname, spins, hit, why, gen):
+    if why and why.startswith(mutant_patch.ALREADY):
+        # One failure, not one a "Spin:" line: each of its runs would be
+        # a run of the C as it is, which the clean checks above make.
+        return [spin.check(
+            'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
+            broken='%s; its runs (%s) would be the C\'s own, above' % (
+                why, '; '.join(' '.join(w) for w in spins)))]
     if hit and not spins:
         return [spin.check(
             'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',

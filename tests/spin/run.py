@@ -23,6 +23,7 @@ import sys
 import time
 import traceback
 
+from tests.mutants import patch as mutant_patch
 from tests.spin import drift, extract
 from tests.spin.checks import CHECKS, RATIOS
 from tools import spin
@@ -130,13 +131,14 @@ def main_verify(only):
                             res['out'].strip().splitlines()[-15:]))
     pool.shutdown()
     # Then the hand-written models against the C just extracted: no
-    # drift (tests/spin/drift.py); and last the self-tests, the
-    # extractor's (tools/extract/test_extract.py) and the drift check's
+    # drift (tests/spin/drift.py); and last the self-tests: the
+    # extractor's (tools/extract/test_extract.py), the drift check's
     # negative cases, which edit the C's step list as it is, and so come
-    # after what the checks above say of it.
+    # after what the checks above say of it, and the mutants' patch
+    # --forward (tests/mutants/patch.py).
     for what, tests in ([] if only else [
             ('drift', drift.run_checks), ('extractor', extract.unit_tests),
-            ('drift', drift.unit_tests)]):
+            ('drift', drift.unit_tests), ('patch', mutant_patch.self_test)]):
         for ok, line in self_test(tests):
             oks.append(ok)
             print('%-4s %s: %s' % (spin.mark(ok), what, line))
