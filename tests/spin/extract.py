@@ -128,7 +128,9 @@ SPECS = {
             ('0', 'no stall deadline: the stall detector is left out'),
             ('rcu_tree_data', 'rcu_urgent_qs'):
             ('0', 'FQS never asks this CPU to reschedule: the context '
-             'switch that would follow is left out')},
+             'switch that would follow is left out'),
+            ('rcu_tree_data', 'exp_deferred_qs'):
+            ('0', 'expedited grace periods are not modelled')},
         constants={'rcu_read_lock_delay_hook':
                    ('DELAY_HOOK', 'the torture test\'s hook: the '
                     'harness\'s DELAY_HOOK, on in the ",delay" runs')},
@@ -136,8 +138,10 @@ SPECS = {
                        ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
                         'above the interrupt nesting behaves the same')},
         calls={
-            'rcu_flavor_sched_clock_irq':
-            ('expr', '0', 'the deferred quiescent states: left out'),
+            'rcu_preempt_deferred_qs':
+            ('expr', '0', 'the work a reader deferred: here only a '
+             'preempted task\'s, which its own outermost unlock does '
+             '(UNLOCK_SPECIAL)'),
             'rcu_report_qs_rdp':
             ('step', 'REPORT_QS(me_cpu, me_ctx)', 'the harness\'s report'),
             'rcu_read_unlock_special':
@@ -158,7 +162,14 @@ SPECS = {
              'left out'),
             'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
                                     'callbacks')},
-        private={('rcu_tree_data', 'watching_snap'): 'C_GP'},
+        private={('rcu_tree_data', 'watching_snap'): 'C_GP',
+                 # Only the tick writes it here, and nothing reads it:
+                 # rcu_report_qs_rdp() is the harness's REPORT_QS.
+                 ('rcu_tree_data', 'cpu_no_qs'): 'C_IRQ'},
+        # The preempt count's bits that the tick's rule reads
+        # (rcu_preempt_interrupted_atomic()), for PREEMPT_COUNT().
+        export={'HARDIRQ_OFFSET': 'kernel/preempt.h',
+                'NMI_OFFSET': 'kernel/preempt.h'},
         cpu_private={('context_tracking', 'nesting'): 'CPU 1 only',
                      ('context_tracking', 'nmi_nesting'): 'CPU 1 only',
                      ('task', 'rcu_read_lock_nesting'):

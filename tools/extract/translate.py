@@ -1045,6 +1045,9 @@ class Translator:
     def hook___spin_in_interrupt(self, n, args):
         return self.ctx_value('{t} = IN_INTERRUPT(me_cpu, me_ctx)')
 
+    def hook___spin_preempt_count(self, n, args):
+        return self.ctx_value('{t} = PREEMPT_COUNT(me_cpu, me_ctx)')
+
     def hook___spin_assert_irqs_disabled(self, n, args):
         self.emit(Step('ctx', 'assert(IRQS_DISABLED(me_cpu, me_ctx))'))
         return '0'
