@@ -93,6 +93,11 @@ SPECS = {
         constants={'rcu_read_lock_delay_hook':
                    ('0', 'the torture test\'s hook is off')},
         export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
+        plain={('rcu_ctrlblk', 'completed'):
+               'rcu_try_flip_idle()\'s read of the value it increments: '
+               'only the flip machine writes it, under '
+               'rcu_ctrlblk.fliplock, so its own plain read races with no '
+               'write'},
         private={('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP',
                  ('task', 'rcu_read_lock_nesting'): 'C_MAIN',
                  ('task', 'rcu_flipctr_idx'): 'C_MAIN'},
