@@ -397,6 +397,23 @@ def replay_generic(c, res, out):
         os.path.join(res['dir'], 'trail.txt'), ROOT))
 
 
+def mark(ok):
+    """The first word of a result line: ok, FAIL, or skip (ok None: a
+    case that cannot be made on the code as it is, which says why and
+    counts neither way)."""
+    return 'skip' if ok is None else 'ok' if ok else 'FAIL'
+
+
+def totals(oks):
+    """A suite's last line: "N passed, N failed" (the form run-all.sh
+    reads), then how many were skipped, if any."""
+    oks = list(oks)
+    skipped = oks.count(None)
+    return '%d passed, %d failed%s' % (
+        oks.count(True), oks.count(False),
+        ', %d skipped' % skipped if skipped else '')
+
+
 def fmt_int(n):
     return '-' if n is None else '{:,}'.format(n)
 

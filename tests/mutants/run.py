@@ -22,9 +22,11 @@ text before the diff, which patch ignores) says how to expose it:
 
 The runner copies the tree (tracked files as they are in the working
 tree, plus the build directory so only what the patch touches
-recompiles), applies the patch there with patch -p1 (never in the tree,
-never an #ifdef), builds the kernel, boots the scenario and requires the
-run to fail for the Detector's reason.  Mutant kernels are kept in
+recompiles), applies the patch there with patch -p1 --forward (never in
+the tree, never an #ifdef; a patch the tree already has fails as
+"already applied", tests/mutants/patch.py), builds the kernel, boots
+the scenario and requires the run to fail for the Detector's reason.
+Mutant kernels are kept in
 build/mutants/NAME/, keyed by the patch and the unpatched kernel, so a
 second run in the same clone boots without building (and the compiler
 cache, tools/ccache.mk, makes a fresh clone's builds quick).  Kernels are
@@ -56,6 +58,7 @@ if not __package__:
     sys.exit("mutants: run it from the repository root as "
              "'python3 -m tests.mutants.run ...'")
 from tests import harness  # noqa: E402
+from tests.mutants import patch as mutant_patch  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -209,12 +212,9 @@ def build_mutant(path):
     tmp = tempfile.mkdtemp(prefix=f"dynrcu-mutant-{name}-")
     try:
         copy_tree(tmp)
-        with open(path) as f:
-            r = subprocess.run(["patch", "-p1", "--batch", "--quiet"],
-                               cwd=tmp, stdin=f, capture_output=True,
-                               text=True)
-        if r.returncode:
-            return None, "patch does not apply: " + r.stdout.strip()[:200]
+        why = mutant_patch.apply(path, tmp)
+        if why:
+            return None, why
         # At the caller's priority: make test runs this suite at nice 10,
         # and a boot waits for its kernel.
         r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf"],

@@ -215,6 +215,10 @@ def c_step(st):
     what = st['what']
     if what == 'mb':
         return ('mb', None)
+    if what.startswith('barrier '):
+        # A compiler barrier: the hand models, like the extracted ones,
+        # keep each process's program order; there is nothing to compare.
+        return None
     m = re.match(r'(\S+) (.*)$', what)
     if not m or st['kind'] in ('assert', 'harness'):
         return None
@@ -465,54 +469,89 @@ def run_checks(gen_dir=EXTRACTED, hands=None):
 # -- the negative cases, run by make verify --
 
 def mutate_c(smap, fn, kind, after_kind):
-    """A copy of smap with fn's first step of kind moved after its first
-    later step of after_kind (as the seed patch reverted moves
-    rcu_enter_nohz()'s smp_mb() after the increment's store)."""
+    """(a copy of smap with fn's first step of kind moved after its first
+    later step of after_kind, None), as the seed patch reverted moves
+    rcu_enter_nohz()'s smp_mb() after the increment's store; or (None,
+    why) where the C allows no such move: it has no such step, or it
+    already has the edit (no step of after_kind comes after it)."""
     smap = json.loads(json.dumps(smap))
     steps = smap['steps']
-    idx = [i for i, s in enumerate(steps) if s['top'] == fn]
-    i = next(i for i in idx if c_step(steps[i]) and
-             c_step(steps[i])[0] == kind)
-    j = next(j for j in idx if j > i and c_step(steps[j]) and
-             c_step(steps[j])[0] == after_kind)
-    steps.insert(j, steps.pop(i))
-    return smap
+    idx = [i for i, s in enumerate(steps) if s['top'] == fn and c_step(s)]
+    first = [i for i in idx if c_step(steps[i])[0] == kind]
+    if not first:
+        return None, '%s() has no %s step in the C' % (fn, kind)
+    i = first[0]
+    later = [j for j in idx if j > i and c_step(steps[j])[0] == after_kind]
+    if not later:
+        return None, '%s()\'s %s (%s) has no %s after it: the C already ' \
+            'has the edit this case makes' % (fn, kind, steps[i]['where'],
+                                              after_kind)
+    steps.insert(later[0], steps.pop(i))
+    return smap, None
+
+
+def negative(name, hand, smap, fn, want, what, bad_hand=None, bad_map=None,
+             why=None):
+    """(ok, what) of one negative case: the mutated hand model or C
+    (bad_hand, bad_map) must add exactly one difference to those of the
+    models as they are, in fn, beginning with want.  ok is None (the case
+    is skipped) where the mutation cannot be made (why), or where fn
+    already differs from the C: the drift check reports that difference
+    itself, and a second one in the same function would not be seen."""
+    cfg = MAP[name]
+
+    def where(err):
+        # "MODEL FUNCTION": the same difference, wherever the edit moved
+        # the lines after it.
+        return err.split(':')[0]
+    base = compare(name, cfg, hand, smap)
+    mine = [e for e in base if where(e) == '%s %s' % (name, fn)]
+    if why or mine:
+        return None, '%s: skipped: %s' % (what, why or (
+            'the models as they are already differ there: ' + mine[0]))
+    errs = compare(name, cfg, bad_hand or hand, bad_map or smap)
+    new = [e for e in errs if where(e) not in map(where, base)]
+    return (len(new) == 1 and new[0].startswith(want),
+            '%s: %s' % (what, '; '.join(new) or 'no difference found'))
 
 
 def unit_tests(gen_dir=EXTRACTED):
     """[(ok, what)]: the check must fail on a mutated C step list and on
-    a mutated hand model, naming the model, the function and the step."""
+    a mutated hand model, naming the model, the function and the step
+    (ok None: skipped, with the reason; see negative())."""
     maps = load_maps(gen_dir)
-    out = []
     if 'dynticks2008' not in maps or 'tree612' not in maps:
         return [(False, 'unit tests: no source maps')]
+    out = []
     name = 'dyntickRCU-wmm.spin'
     with open(os.path.join(spin.MODELS, name)) as f:
         wmm = f.read()
     # The seed patch reverted in the C: the mb after the increment.
-    bad = mutate_c(maps['dynticks2008'], 'rcu_enter_nohz', 'mb', 'store')
-    errs = compare(name, MAP[name], wmm, bad)
-    want = '%s rcu_enter_nohz: step 1: hand has smp_mb' % name
-    out.append((len(errs) == 1 and errs[0].startswith(want),
-                'the C with rcu_enter_nohz()\'s smp_mb() after the '
-                'increment must fail: %s' % '; '.join(errs)))
-    # A barrier dropped from the hand model.
+    bad, why = mutate_c(maps['dynticks2008'], 'rcu_enter_nohz', 'mb',
+                        'store')
+    out.append(negative(
+        name, wmm, maps['dynticks2008'], 'rcu_enter_nohz',
+        '%s rcu_enter_nohz: step 1: hand has smp_mb' % name,
+        'the C with rcu_enter_nohz()\'s smp_mb() after the increment must '
+        'fail', bad_map=bad, why=why))
+    # A barrier dropped from the hand model (a model without that line
+    # adds no difference, and fails the case).
     cut = re.sub(r'\n\s*MB\(\);\s*/\* exit:[^\n]*', '', wmm, count=1)
-    errs = compare(name, MAP[name], cut, maps['dynticks2008'])
-    want = '%s rcu_exit_nohz: step 3: hand has nothing, C has smp_mb' % name
-    out.append((cut != wmm and len(errs) == 1 and errs[0].startswith(want),
-                'the wmm model without rcu_exit_nohz()\'s MB() must '
-                'fail: %s' % '; '.join(errs)))
+    out.append(negative(
+        name, wmm, maps['dynticks2008'], 'rcu_exit_nohz',
+        '%s rcu_exit_nohz: step 3: hand has nothing, C has smp_mb' % name,
+        'the wmm model without rcu_exit_nohz()\'s MB() must fail',
+        bad_hand=cut))
     # The tree model's step moved before its nesting counts.
     name = 'dyntickRCU-tree.spin'
     with open(os.path.join(spin.MODELS, name)) as f:
         tree = f.read()
-    bad = mutate_c(maps['tree612'], 'ct_idle_exit', 'rmw', 'store')
-    errs = compare(name, MAP[name], tree, bad)
-    want = '%s ct_idle_exit: step 1: hand has atomic RMW' % name
-    out.append((len(errs) == 1 and errs[0].startswith(want),
-                'the C with ct_idle_exit()\'s step after its '
-                'nesting store must fail: %s' % '; '.join(errs)))
+    bad, why = mutate_c(maps['tree612'], 'ct_idle_exit', 'rmw', 'store')
+    out.append(negative(
+        name, tree, maps['tree612'], 'ct_idle_exit',
+        '%s ct_idle_exit: step 1: hand has atomic RMW' % name,
+        'the C with ct_idle_exit()\'s step after its nesting store must '
+        'fail', bad_map=bad, why=why))
     return out
 
 
@@ -540,10 +579,9 @@ def main():
     if gen_dir == EXTRACTED and not hands:
         res += unit_tests(gen_dir)
     for ok, what in res:
-        print('%-4s %s' % ('ok' if ok else 'FAIL', what))
-    failed = sum(not ok for ok, _ in res)
-    print('%d passed, %d failed' % (len(res) - failed, failed))
-    return 1 if failed else 0
+        print('%-4s %s' % (spin.mark(ok), what))
+    print(spin.totals(ok for ok, _ in res))
+    return 1 if any(ok is False for ok, _ in res) else 0
 
 
 if __name__ == '__main__':

@@ -11,8 +11,10 @@ load buffering (tests/spin/wmm/memory.pml), and runs every kernel mutant
 (tests/mutants/kernel/*/*.patch) that says "Spin:" through the models
 made from its patched copy of the C.  A kernel mutant that edits a
 function the models extract must say "Spin:": the suite fails one that
-does not.  make verify runs all of this through checks() (tests/spin/
-run.py); run alone, this prints the same lines and "N passed, N failed".
+does not, and one whose edit the C has already ("already applied",
+tests/mutants/patch.py).  make verify runs all of this through
+checks() (tests/spin/run.py); run alone, this prints the same lines and
+"N passed, N failed".
 
 A mutant's line, one or more in its preamble (tests/mutants/run.py
 ignores it):
@@ -36,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 
+from tests.mutants import patch as mutant_patch
 from tools import spin
 from tools.extract import ExtractError, write
 from tools.extract.clang import TU, where
@@ -90,6 +93,11 @@ SPECS = {
         constants={'rcu_read_lock_delay_hook':
                    ('0', 'the torture test\'s hook is off')},
         export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
+        plain={('rcu_ctrlblk', 'completed'):
+               'rcu_try_flip_idle()\'s read of the value it increments: '
+               'only the flip machine writes it, under '
+               'rcu_ctrlblk.fliplock, so its own plain read races with no '
+               'write'},
         private={('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP',
                  ('task', 'rcu_read_lock_nesting'): 'C_MAIN',
                  ('task', 'rcu_flipctr_idx'): 'C_MAIN'},
@@ -125,7 +133,9 @@ SPECS = {
             ('0', 'no stall deadline: the stall detector is left out'),
             ('rcu_tree_data', 'rcu_urgent_qs'):
             ('0', 'FQS never asks this CPU to reschedule: the context '
-             'switch that would follow is left out')},
+             'switch that would follow is left out'),
+            ('rcu_tree_data', 'exp_deferred_qs'):
+            ('0', 'expedited grace periods are not modelled')},
         constants={'rcu_read_lock_delay_hook':
                    ('DELAY_HOOK', 'the torture test\'s hook: the '
                     'harness\'s DELAY_HOOK, on in the ",delay" runs')},
@@ -133,8 +143,10 @@ SPECS = {
                        ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
                         'above the interrupt nesting behaves the same')},
         calls={
-            'rcu_flavor_sched_clock_irq':
-            ('expr', '0', 'the deferred quiescent states: left out'),
+            'rcu_preempt_deferred_qs':
+            ('expr', '0', 'the work a reader deferred: here only a '
+             'preempted task\'s, which its own outermost unlock does '
+             '(UNLOCK_SPECIAL)'),
             'rcu_report_qs_rdp':
             ('step', 'REPORT_QS(me_cpu, me_ctx)', 'the harness\'s report'),
             'rcu_read_unlock_special':
@@ -155,7 +167,14 @@ SPECS = {
              'left out'),
             'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
                                     'callbacks')},
-        private={('rcu_tree_data', 'watching_snap'): 'C_GP'},
+        private={('rcu_tree_data', 'watching_snap'): 'C_GP',
+                 # Only the tick writes it here, and nothing reads it:
+                 # rcu_report_qs_rdp() is the harness's REPORT_QS.
+                 ('rcu_tree_data', 'cpu_no_qs'): 'C_IRQ'},
+        # The preempt count's bits that the tick's rule reads
+        # (rcu_preempt_interrupted_atomic()), for PREEMPT_COUNT().
+        export={'HARDIRQ_OFFSET': 'kernel/preempt.h',
+                'NMI_OFFSET': 'kernel/preempt.h'},
         cpu_private={('context_tracking', 'nesting'): 'CPU 1 only',
                      ('context_tracking', 'nmi_nesting'): 'CPU 1 only',
                      ('task', 'rcu_read_lock_nesting'):
@@ -529,15 +548,10 @@ def copy_tree(dst):
 
 
 def apply_patch(path, tmp):
-    """Copy the C into tmp and apply the patch there: None, or why not."""
+    """Copy the C into tmp and apply the patch there, forward only: None,
+    or why not (tests/mutants/patch.py)."""
     copy_tree(tmp)
-    with open(path) as f:
-        r = subprocess.run(['patch', '-p1', '--batch', '--quiet'], cwd=tmp,
-                           stdin=f, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.returncode:
-        return 'patch does not apply: ' + r.stdout.strip()[:200]
-    return None
+    return mutant_patch.apply(path, tmp)
 
 
 def mutant_checks(smaps):
@@ -575,16 +589,28 @@ def mutant_checks(smaps):
             if funcs is None:
                 funcs = extracted_functions()
             tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
-            hit = []
+            hit, at = [], []
             try:
                 why = apply_patch(path, tmp)
-                for f in sorted(files & sources) if not why else ():
+                # A C that has the edit already: the copy with the patch
+                # taken out again differs from the C where the edit is.
+                applied = bool(why) and why.startswith(
+                    mutant_patch.ALREADY) and not mutant_patch.revert(
+                        path, tmp)
+                for f in sorted(files & sources) if not why or applied \
+                        else ():
                     lines = changed_lines(os.path.join(spin.ROOT, f),
                                           os.path.join(tmp, f))
-                    hit += sorted(fn for fn, (lo, hi) in
-                                  funcs.get(f, {}).items()
-                                  if fn in used and
-                                  any(lo <= n <= hi for n in lines))
+                    for fn, (lo, hi) in sorted(funcs.get(f, {}).items()):
+                        mine = [n for n in lines if lo <= n <= hi]
+                        if fn in used and mine:
+                            hit.append(fn)
+                            at.append('%s() %s:%s' % (fn, f, '-'.join(
+                                str(n) for n in sorted({mine[0],
+                                                        mine[-1]}))))
+                if applied:
+                    why += '; the C has it in %s' % (
+                        ', '.join(at) or 'no function the models run')
                 if spins and not why:
                     try:
                         generate(tmp, gen, {w[0] for w in spins if w})
@@ -603,6 +629,13 @@ def mutant_checks(smaps):
 
 
 def mutant_entries(mname, spins, hit, why, gen):
+    if why and why.startswith(mutant_patch.ALREADY):
+        # One failure, not one a "Spin:" line: each of its runs would be
+        # a run of the C as it is, which the clean checks above make.
+        return [spin.check(
+            'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
+            broken='%s; its runs (%s) would be the C\'s own, above' % (
+                why, '; '.join(' '.join(w) for w in spins)))]
     if hit and not spins:
         return [spin.check(
             'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
@@ -646,6 +679,7 @@ def mutant_run(mname, words, why, gen):
     c = one(name, model, gen, b, mm, expect, caught,
             note='kernel mutant ' + mname)
     c['kind'] = 'mutant'
+    c['clean'] = label(model, b, mm)
     return c
 
 
@@ -655,8 +689,18 @@ def unit_tests():
     return test_extract.run_tests()
 
 
-def judge(c, res):
-    """verify_one's verdict, then the caught-by-a-WARN rule."""
+def judge(c, res, done):
+    """verify_one's verdict, then the caught-by-a-WARN rule; done: the
+    results so far, by check name.  A mutant's run that the clean C
+    fails too (its "clean" check, run before it) says nothing of the
+    mutant, caught or not: it is skipped, naming that failure, which
+    is the C's own and reported as such."""
+    base = done.get(c.get('clean'))
+    if base is not None and base['ok'] is False:
+        res['ok'] = None
+        res['msg'] = 'skipped: the C as it is fails this run too (%s, ' \
+            'above)' % c['clean']
+        return
     if c.get('need_warn') and res['ok'] and 'WARN in' not in res['msg']:
         res['ok'] = False
         res['msg'] = 'caught, but not by a WARN: ' + res['msg']
@@ -703,21 +747,20 @@ def main():
     only = None
     if '--only' in sys.argv:
         only = sys.argv[sys.argv.index('--only') + 1]
-    passed = failed = 0
+    done = {}
     for c in checks(only):
         res = spin.verify_one(c, spin.build_one(c))
         if c.get('post'):
             c['post'](c, res)
-        judge(c, res)
-        ok = res['ok']
-        passed += ok
-        failed += not ok
+        judge(c, res, done)
+        done[c['name']] = res
         print('%-4s %-52s %9s states  %s' % (
-            'ok' if ok else 'FAIL', c['name'], spin.fmt_int(res['states']),
+            spin.mark(res['ok']), c['name'], spin.fmt_int(res['states']),
             res['msg'] or 'expected ' + c['expect']))
         sys.stdout.flush()
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    oks = [r['ok'] for r in done.values()]
+    print(spin.totals(oks))
+    return 1 if False in oks else 0
 
 
 if __name__ == '__main__':

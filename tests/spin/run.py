@@ -8,9 +8,12 @@ Usage (from the repository root):
 For each check it runs "spin -a", compiles pan, runs it, and compares the
 outcome with what is expected: a pass, or an error (an assertion failure,
 say) for a model or mutant that must be caught.  It prints a table next to
-the article's state counts and ends with "N passed, N failed"; it exits
-non-zero if anything failed.  The checks are in checks.py and
-mutants/*.sed; running them is tools/spin.py.
+the article's state counts and ends with "N passed, N failed" (and "N
+skipped": a self-test or a kernel mutant's run that the C as it is
+leaves nothing to show, with the reason on its line); it exits non-zero
+if anything failed.  The Spin checks come first, then the drift check,
+then the self-tests.  The checks are in checks.py and mutants/*.sed;
+running them is tools/spin.py.
 """
 
 import concurrent.futures
@@ -18,7 +21,9 @@ import os
 import subprocess
 import sys
 import time
+import traceback
 
+from tests.mutants import patch as mutant_patch
 from tests.spin import drift, extract
 from tests.spin.checks import CHECKS, RATIOS
 from tools import spin
@@ -87,7 +92,7 @@ def main_verify(only):
         checks = [c for c in checks if only in c['name']]
     os.makedirs(BUILD, exist_ok=True)
     t_start = time.time()
-    passed = failed = 0
+    oks = []
     rows = []
     print('Spin %s; builds under %s' % (
         subprocess.run(['spin', '-V'], stdout=subprocess.PIPE,
@@ -97,22 +102,14 @@ def main_verify(only):
     # -a, pan through the compiler cache) and run in its own directory;
     # the verdicts are judged and printed in the table's order.  The time
     # column is pan's wall time, so it includes the other check's share.
-    # The extractor's own tests first (tools/extract/test_extract.py).
-    for ok, what in ([] if only else extract.unit_tests()):
-        passed, failed = passed + ok, failed + (not ok)
-        print('%-4s extractor: %s' % ('ok' if ok else 'FAIL', what))
-    # The hand-written models against the C just extracted: no drift
-    # (tests/spin/drift.py), and the check's own negative cases.
-    for ok, what in ([] if only else drift.run_checks() +
-                     drift.unit_tests()):
-        passed, failed = passed + ok, failed + (not ok)
-        print('%-4s drift: %s' % ('ok' if ok else 'FAIL', what))
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    done = {}
     for c, res in zip(checks, pool.map(lambda c: verify_one(c, build_one(c)),
                                        checks)):
         if c.get('post'):
             c['post'](c, res)
-            extract.judge(c, res)
+            extract.judge(c, res, done)
+        done[c['name']] = res
         ok = res['ok']
         # Where the article gives an exact count, stay within 10% of it.
         if ok and c['art_n'] and res['states'] and c['kind'] == 'model' \
@@ -122,20 +119,29 @@ def main_verify(only):
                 ok = False
                 res['msg'] = 'state count %.0f%% off the article' % (
                     dev * 100)
-        if ok:
-            passed += 1
-        else:
-            failed += 1
+        oks.append(ok)
         rows.append((c, res, ok))
-        print('%-4s %-38s %s' % ('ok' if ok else 'FAIL', c['name'],
+        print('%-4s %-38s %s' % (spin.mark(ok), c['name'],
                                  res['msg'] or ('expected ' + c['expect'])))
         sys.stdout.flush()
         if c['replay'] and res['errors']:
             replay(c, res)
-        if not ok and res['out'] and c['expect'] == 'pass':
+        if ok is False and res['out'] and c['expect'] == 'pass':
             print('\n'.join('    | ' + l for l in
                             res['out'].strip().splitlines()[-15:]))
     pool.shutdown()
+    # Then the hand-written models against the C just extracted: no
+    # drift (tests/spin/drift.py); and last the self-tests: the
+    # extractor's (tools/extract/test_extract.py), the drift check's
+    # negative cases, which edit the C's step list as it is, and so come
+    # after what the checks above say of it, and the mutants' patch
+    # --forward (tests/mutants/patch.py).
+    for what, tests in ([] if only else [
+            ('drift', drift.run_checks), ('extractor', extract.unit_tests),
+            ('drift', drift.unit_tests), ('patch', mutant_patch.self_test)]):
+        for ok, line in self_test(tests):
+            oks.append(ok)
+            print('%-4s %s: %s' % (spin.mark(ok), what, line))
     print()
     hdr = ('model', 'bounds', 'article states', 'our states', 'depth',
            'mem MB', 'time s', 'result')
@@ -171,11 +177,23 @@ def main_verify(only):
                 msg = 'survives, as it must (%s states)' % fmt_int(
                     res['states'])
             print('  %-4s %-44s %-22s %s' % (
-                'ok' if ok else 'FAIL', c['name'][7:], c['model'], msg))
+                spin.mark(ok), c['name'][7:], c['model'], msg))
     print()
     print('verify took %.1f s' % (time.time() - t_start))
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    print(spin.totals(oks))
+    return 1 if False in oks else 0
+
+
+def self_test(tests):
+    """[(ok, what)] of tests(); an exception is one failure that names
+    it and where it was raised, not a traceback that ends the run."""
+    try:
+        return tests()
+    except Exception as e:
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        return [(False, '%s() raised %s at %s:%d' % (
+            tests.__name__, type(e).__name__,
+            os.path.relpath(tb.filename, ROOT), tb.lineno))]
 
 
 def main():

@@ -7,12 +7,11 @@ SPIN_RUNNER := tests.spin.run
 .PHONY: verify verify-big verify-unbounded
 
 # The article's seven models, the weak-memory and atomic-counter
-# The article's seven models, the weak-memory and atomic-counter
 # models, the reduced, abstract and tree models at small bounds, and the
 # mutants of all but the last two (theirs run in verify-unbounded); then
-# the models tools/extract makes from rcu/*.c (tests/spin/extract.py); at
-# most 90 s on two cores; and the drift check of the hand models against
-# the extracted C (tests/spin/drift.py).
+# the models tools/extract makes from rcu/*.c (tests/spin/extract.py);
+# then the drift check of the hand models against the extracted C
+# (tests/spin/drift.py); last the self-tests.  At most 90 s on two cores.
 verify:
 	python3 -m $(SPIN_RUNNER) verify
 

@@ -31,6 +31,7 @@ void __spin_barrier(void);
 int __spin_cpu(void);
 int __spin_nr_cpus(void);
 int __spin_in_interrupt(void);
+unsigned int __spin_preempt_count(void);
 int __spin_warn(int cond);
 void __spin_assert_irqs_disabled(void);
 void __spin_ignore(void);
@@ -75,6 +76,8 @@ struct task *__spin_current(void);
 /* The harness's view of this CPU's preempt count, and of its IF flag. */
 #undef in_interrupt
 #define in_interrupt()		__spin_in_interrupt()
+#undef preempt_count
+#define preempt_count()		__spin_preempt_count()
 #undef lockdep_assert_irqs_disabled
 #define lockdep_assert_irqs_disabled()	__spin_assert_irqs_disabled()
 #undef lockdep_assert_not_in_nmi

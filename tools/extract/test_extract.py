@@ -23,7 +23,7 @@ HEAD = """#include "kernel/compiler.h"
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 
-struct pcpu { long ctr; long flag; long arr[2]; };
+struct pcpu { long ctr; long flag; long arr[2]; unsigned long uctr; };
 struct pcpu pcpu[4];
 long big_global;
 """
@@ -39,6 +39,7 @@ void f_good(void)
 	long c = READ_ONCE(me()->ctr) + 1;
 
 	WRITE_ONCE(me()->ctr, c);
+	barrier();
 	smp_mb();
 	if (READ_ONCE(me()->flag))
 		return;
@@ -46,11 +47,15 @@ void f_good(void)
 	me()->arr[c & 1]++;
 }
 
-int f_atomic(int cpu)
+long f_atomic(int cpu)
 {
 	return __atomic_add_fetch(&pcpu[cpu].ctr, 4, __ATOMIC_SEQ_CST);
 }
 """
+
+# Reads pcpu[].flag with READ_ONCE(), then plainly.
+PLAIN = ('void f(void)\n{\n\tWRITE_ONCE(big_global, READ_ONCE(pcpu[0].flag));'
+         '\n\tWRITE_ONCE(big_global, pcpu[0].flag); /* HERE */\n}\n')
 
 # Each: (what, C body, the message the failure must carry).  The line of
 # the construct is the one that holds "/* HERE */".
@@ -76,6 +81,17 @@ BAD = [
     ('a call through a function pointer the spec does not abstract',
      'void (*hook)(void);\nvoid f(void)\n{\n\thook(); /* HERE */\n}\n',
      'call through the pointer hook'),
+    ('a narrowing cast of a shared counter',
+     'void f(void)\n{\n\tint c = READ_ONCE(pcpu[0].ctr); /* HERE */\n\n'
+     '\tWRITE_ONCE(pcpu[0].flag, c);\n}\n', 'narrowing cast'),
+    ('unsigned arithmetic on a shared counter',
+     'void f(void)\n{\n\tlong d = READ_ONCE(pcpu[0].uctr) - 1; /* HERE */'
+     '\n\n\tWRITE_ONCE(pcpu[0].ctr, d);\n}\n', 'unsigned -'),
+    ('a plain read of a field the code reads with READ_ONCE()', PLAIN,
+     'plain load of pcpu.flag'),
+    ('a memory order the model does not give',
+     'void f(void)\n{\n\t__atomic_fetch_add(&pcpu[0].ctr, 1, '
+     '__ATOMIC_RELAXED); /* HERE */\n}\n', 'memory order __ATOMIC_RELAXED'),
 ]
 
 SPEC = dict(name='t', objects={'pcpu': 'NCPU', 'big_global': None})
@@ -88,12 +104,12 @@ def check(ok, what):
     print('%s %d - %s' % ('ok' if ok else 'not ok', len(results), what))
 
 
-def run_c(text, names):
+def run_c(text, names, **more):
     d = tempfile.mkdtemp(prefix='extract-test-')
     path = os.path.join(d, 'input.c')
     with open(path, 'w') as f:
         f.write(text)
-    spec = dict(SPEC, files={path: names})
+    spec = dict(SPEC, files={path: names}, **more)
     return extract(spec, ROOT), path
 
 
@@ -104,8 +120,8 @@ def test_good():
     check(steps == ['LOAD', 'STORE', 'MB', 'LOAD', 'LOAD', 'STORE'],
           'READ_ONCE, WRITE_ONCE, smp_mb(), a branch, ++ of an array '
           'field: LOAD STORE MB LOAD LOAD STORE (%s)' % ' '.join(steps))
-    check(re.search(r'atomic \{ STORE\([^;]*\); MB\(', body),
-          'smp_mb() joins the step before it')
+    check(re.search(r'atomic \{ STORE\([^;]*\); CBARRIER\([^;]*\); MB\(',
+                    body), 'barrier() and smp_mb() join the step before them')
     check('assert(' in body, 'WARN() becomes an assertion')
     check('RMW_ADD(me_cpu, me_ctx, f_atomic_t1, '
           'A_pcpu_ctr(a_cpu), 4,' in text,
@@ -115,11 +131,25 @@ def test_good():
     lines = GOOD.splitlines()
     want = [1 + next(i for i, l in enumerate(lines) if key in l)
             for key in ('READ_ONCE(me()->ctr)', 'WRITE_ONCE(me()->ctr',
-                        'smp_mb()')]
+                        'barrier()')]
     check(all(s['where'].endswith(('input.c:%d' % n))
               for s, n in zip(smap['steps'][:3], want)),
           'the source map gives each step its line (%s)' % ', '.join(
               s['where'].rsplit('/', 1)[-1] for s in smap['steps'][:3]))
+
+
+def test_allowed():
+    """What the refusals leave alone: a shared value masked to fit, and
+    a plain read that the spec says cannot race."""
+    (_, text, _), _ = run_c(HEAD + 'void f(void)\n{\n\tint i = '
+                            'READ_ONCE(pcpu[0].ctr) & 1;\n\n\t'
+                            'WRITE_ONCE(pcpu[0].flag, i);\n}\n', ['f'])
+    check('LOAD(' in text, 'a shared value masked to one bit may be '
+          'narrowed')
+    (_, text, _), _ = run_c(HEAD + PLAIN, ['f'], plain={
+        ('pcpu', 'flag'): 'the test says so'})
+    check(text.count('LOAD(') == 2, 'a plain read the spec\'s plain names '
+          'is extracted')
 
 
 def test_bad():
@@ -147,6 +177,7 @@ def run_tests():
     saved, check = check, quiet
     try:
         test_good()
+        test_allowed()
         test_bad()
     finally:
         check = saved
@@ -155,6 +186,7 @@ def run_tests():
 
 def main():
     test_good()
+    test_allowed()
     test_bad()
     failed = results.count(False)
     print('%d passed, %d failed' % (len(results) - failed, failed))

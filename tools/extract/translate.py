@@ -9,6 +9,8 @@ model's macros (tests/spin/wmm/memory.pml):
   __atomic_add_fetch() and friends              RMW_ADD(cpu, ctx, dst, addr, v, id)
   __atomic_load_n()                             LOAD (x86: every load acquires)
   smp_mb(), smp_rmb(), smp_wmb()                MB(), RMB(), WMB()
+  barrier()                                     CBARRIER() (orders nothing
+                                                more: no access is reordered)
 
 Local computation (locals, parameters, constants, branches on them) is
 folded into the step before it.  The harness's own state is read through
@@ -20,6 +22,17 @@ abstractions become the harness's macros; WARN()'s condition becomes an
 assertion.  Anything else (an asm statement, a pointer the extractor
 cannot name, a switch, a call with no body and no abstraction) fails the
 extraction with its file and line.
+
+The model's values are Promela ints that never wrap, each access is a
+step in program order, a locked read-modify-write is a full barrier and
+an atomic load an acquire.  Where the C means something else, the
+extraction fails too: a cast to a narrower type, or an unsigned - or ~,
+of a value read from shared memory (a value masked to fit is allowed);
+an __atomic_*() with a memory order weaker than the model gives it
+(loads: ACQUIRE or SEQ_CST; read-modify-writes: SEQ_CST); a plain
+access to a field that the functions also access with READ_ONCE(),
+WRITE_ONCE() or an atomic (the compiler keeps the order of marked
+accesses only), unless the spec's plain says why it cannot race.
 
 Shared memory is one array, mem[], in the memory model: the extractor
 gives every (object, field) that the functions touch a range of
@@ -221,6 +234,14 @@ class Translator:
         self.fields = {}    # (obj, field) -> length
         self.sources = []   # step id -> description
         self.tus = []
+        self.plain = spec.get('plain', {})
+        # (obj, field) -> [(marked, "load" or "store", file:line)]: every
+        # access of the functions, for check_marking().
+        self.accesses = {}
+        # Promela names (temporaries, locals) that hold a value read
+        # from shared memory, or computed from one: what a narrowing
+        # cast or unsigned arithmetic must not touch (shared_value()).
+        self.shared = set()
 
     # -- errors --
 
@@ -399,7 +420,7 @@ class Translator:
             if isinstance(v, Ptr):
                 self.fail(n, 'returns a pointer: only a callee that is '
                           'one return statement may')
-            out += pre + [Local('%s = %s' % (self.frame.ret, v))]
+            out += pre + [self.set_local(self.frame.ret, v)]
         if self.frame.done:
             out += [Local('%s = 1' % self.frame.done), Break()]
         return out
@@ -463,7 +484,7 @@ class Translator:
             return []
         name = self.new_local(d['name'])
         self.frame.vars[d['id']] = LocalVar(name)
-        return pre + [Local('%s = %s' % (name, v))]
+        return pre + [self.set_local(name, v)]
 
     def assigned(self, d):
         """Is the variable d assigned anywhere in the function being
@@ -583,7 +604,8 @@ class Translator:
         if kind == 'AtomicExpr':
             # Its operands: the pointer, the memory order, the value.
             inner = n['inner']
-            return self.atomic(n, self.tu.token(n), [inner[0]] + inner[2:3])
+            return self.atomic(n, self.tu.token(n), [inner[0]] + inner[2:3],
+                               inner[1])
         if kind == 'StmtExpr':
             self.fail(n, 'statement expression: a macro the model does not '
                       'know (tools/extract/prelude.h)')
@@ -604,7 +626,16 @@ class Translator:
             lv = self.lvalue(inner)
             return self.load(lv, n)
         if ck in ('NoOp', 'IntegralCast', 'BitCast'):
-            return self.rvalue(inner)
+            v = self.rvalue(inner)
+            # The model's values are Promela ints that never wrap: a
+            # shared value cast to a narrower type would wrap in the C.
+            if ck == 'IntegralCast' and self.shared_value(v) and \
+                    c_type(n)[0] < c_type(inner)[0] and \
+                    not self.masked(inner, c_type(n)[0]):
+                self.fail(n, 'narrowing cast of a value read from shared '
+                          'memory (%s to %s): the model does not wrap as '
+                          'the C does' % (c_name(inner), c_name(n)))
+            return v
         if ck == 'IntegralToBoolean':
             return '(%s != 0)' % self.rvalue(inner)
         if ck == 'ArrayToPointerDecay':
@@ -616,6 +647,66 @@ class Translator:
             self.effect(inner)
             return '0'
         self.fail(n, 'cast %s: not supported' % ck)
+
+    def masked(self, node, bits):
+        """Is node x & MASK, with a constant MASK that a signed type of
+        bits holds (so that the value fits whatever x is)?"""
+        node = strip(node)
+        if node.get('kind') != 'BinaryOperator' or node['opcode'] != '&':
+            return False
+        masks = [const_eval(self, i) for i in node['inner']]
+        return any(m is not None and 0 <= m < 1 << (bits - 1)
+                   for m in masks)
+
+    def set_local(self, name, v):
+        """name = v, a local computation; name holds a shared value if v
+        does."""
+        if self.shared_value(v):
+            self.shared.add(name)
+        return Local('%s = %s' % (name, v))
+
+    def shared_value(self, v):
+        """Is the Promela expression v computed from shared memory?"""
+        return isinstance(v, str) and any(
+            w in self.shared for w in re.findall(r'\w+', v))
+
+    def no_wrap(self, n, op, *vals):
+        """Fail on a subtraction or complement, in an unsigned type, of
+        a value read from shared memory: below 0 the C wraps, and the
+        model's int goes negative."""
+        bits, signed = c_type(n)
+        if op in ('-', '~') and not signed and bits > 1 and \
+                any(self.shared_value(v) for v in vals):
+            self.fail(n, 'unsigned %s (%s) of a value read from shared '
+                      'memory: the model does not wrap as the C does' %
+                      (op, c_name(n)))
+
+    def access(self, key, marked, what, n):
+        """Record an access of a shared field for check_marking()."""
+        if key not in self.private:
+            self.accesses.setdefault(key, []).append((marked, what,
+                                                      where(n)))
+
+    def check_marking(self):
+        """A field that the functions access with READ_ONCE(),
+        WRITE_ONCE() or an atomic is shared while they run: a plain
+        access to it is a data race the model cannot show (it keeps
+        program order, which the compiler keeps only for marked
+        accesses).  Fail on the first plain one, unless the spec's
+        plain says why it cannot race (a field's one writer reading its
+        own value, say).  Private fields (one context) are exempt."""
+        for key, acc in sorted(self.accesses.items(),
+                               key=lambda kv: (kv[0][0], kv[0][1] or '')):
+            if key in self.plain or not any(m for m, _, _ in acc):
+                continue
+            for marked, what, at in acc:
+                if not marked:
+                    name = key[0] + ('.' + key[1] if key[1] else '')
+                    raise ExtractError(at, 'plain %s of %s, which the code '
+                                       'also accesses with READ_ONCE(), '
+                                       'WRITE_ONCE() or an atomic: mark it, '
+                                       'or say in the spec\'s plain why it '
+                                       'cannot race' % (what, name))
 
     def step_kind(self, key):
         if key in self.private:
@@ -648,6 +739,8 @@ class Translator:
             if key in self.field_values:
                 return self.field_values[key][0]
             t = self.new_tmp()
+            self.shared.add(t)
+            self.access(key, lv.marked, 'load', n)
             sid = self.src(n, '%s %s' % ('READ_ONCE' if lv.marked else
                                          'load', lv.name()),
                            self.step_kind(key))
@@ -666,6 +759,7 @@ class Translator:
             v = self.rvalue(n['inner'][0])
             if isinstance(v, Ptr):
                 self.fail(n, 'pointer arithmetic: not supported')
+            self.no_wrap(n, op, v)
             if op == '!' and v.strip('()') in ('0', '1'):
                 return str(int(v.strip('()') == '0'))
             return '(%s%s)' % ('' if op == '+' else op, v)
@@ -700,6 +794,7 @@ class Translator:
             if isinstance(va, Ptr) or isinstance(vb, Ptr):
                 self.fail(n, 'pointer arithmetic or comparison: not '
                           'supported')
+            self.no_wrap(n, op, va, vb)
             return '(%s %s %s)' % (va, op, vb)
         self.fail(n, 'operator %s: not supported' % op)
 
@@ -727,8 +822,8 @@ class Translator:
         if not pa and not pb:
             return '(%s -> %s : %s)' % (vc, va, vb)
         t = self.new_tmp()
-        self.emit(If(vc, pa + [Local('%s = %s' % (t, va))],
-                     pb + [Local('%s = %s' % (t, vb))]))
+        self.emit(If(vc, pa + [self.set_local(t, va)],
+                     pb + [self.set_local(t, vb)]))
         return t
 
     def assign(self, target, value, op, operand, n, postfix=False):
@@ -758,22 +853,23 @@ class Translator:
             rhs = '1'
         else:
             rhs = self.rvalue(operand)
+        self.no_wrap(n, op, old, rhs)
         new = '(%s %s %s)' % (old, op, rhs)
         if isinstance(lv, LocalVar):
             if postfix:
                 t = self.new_tmp()
-                self.emit(Local('%s = %s' % (t, old)))
-                self.emit(Local('%s = %s' % (lv.name, new.replace(
-                    old, t, 1))))
+                self.emit(self.set_local(t, old))
+                self.emit(self.set_local(lv.name, new.replace(
+                    old, t, 1)))
                 return t
-            self.emit(Local('%s = %s' % (lv.name, new)))
+            self.emit(self.set_local(lv.name, new))
             return lv.name
         self.store(lv, new, n)
         return old if postfix else new
 
     def store(self, lv, v, n):
         if isinstance(lv, LocalVar):
-            self.emit(Local('%s = %s' % (lv.name, v)))
+            self.emit(self.set_local(lv.name, v))
             return lv.name
         if isinstance(lv, Loc):
             if (lv.obj, lv.field) in self.index_fields or \
@@ -781,6 +877,7 @@ class Translator:
                     (lv.obj, lv.field) in self.pointer_fields:
                 self.fail(n, 'store to %s, which the spec says is '
                           'constant' % lv.name())
+            self.access((lv.obj, lv.field), lv.marked, 'store', n)
             sid = self.src(n, '%s %s' % ('WRITE_ONCE' if lv.marked else
                                          'store', lv.name()),
                            self.step_kind((lv.obj, lv.field)))
@@ -977,7 +1074,7 @@ class Translator:
             self.emit(node)
         return frame.ret or '0'
 
-    def atomic(self, n, name, args):
+    def atomic(self, n, name, args, order):
         ops = {'__atomic_add_fetch': ('+', 'new'),
                '__atomic_sub_fetch': ('-', 'new'),
                '__atomic_fetch_add': ('+', 'old'),
@@ -986,8 +1083,22 @@ class Translator:
         if not isinstance(where_to, AddrOf):
             self.fail(n, '%s on something the model cannot name' % name)
         lv = where_to.loc
+        # What the model gives them: a load is an acquire (x86; the
+        # extracted code's own loads are never deferred), a
+        # read-modify-write a full barrier (x86's lock prefix).  In C
+        # only these orders mean that much; a weaker one would be
+        # modelled stronger than it is.
+        mo = const_eval(self, order)
+        if mo not in ATOMIC_ORDERS[name == '__atomic_load_n']:
+            self.fail(n, 'memory order %s of %s: the model makes it %s' % (
+                MEMORY_ORDERS.get(mo, mo), name,
+                'an acquire' if name == '__atomic_load_n' else
+                'a full barrier'))
+        self.access((lv.obj, lv.field), True, 'load' if
+                    name == '__atomic_load_n' else 'read-modify-write', n)
         if name == '__atomic_load_n':
             t = self.new_tmp()
+            self.shared.add(t)
             sid = self.src(n, '%s %s' % (name, lv.name()))
             self.emit(Step('mem', 'LOAD(me_cpu, me_ctx, %s, %s, %d)' %
                            (t, self.addr(lv), sid), sid))
@@ -996,6 +1107,7 @@ class Translator:
             op, which = ops[name]
             v = self.rvalue(args[1])
             t = self.new_tmp()
+            self.shared.add(t)
             sid = self.src(n, '%s %s' % (name, lv.name()))
             delta = v if op == '+' else '-(%s)' % v
             self.emit(Step('mem', 'RMW_ADD(me_cpu, me_ctx, %s, %s, %s, %d)' %
@@ -1007,10 +1119,10 @@ class Translator:
 
     # -- the prelude's primitives (tools/extract/prelude.h) --
 
-    def barrier_step(self, n, macro):
+    def barrier_step(self, n, macro, what=None):
         # A barrier touches no memory: it joins the step before it (if
         # it must wait, the block splits there; the wait is the same).
-        sid = self.src(n, macro.lower(), 'joined')
+        sid = self.src(n, what or macro.lower(), 'joined')
         self.emit(Step('ctx', '%s(me_cpu, me_ctx, %d)' % (macro, sid), sid))
         return '0'
 
@@ -1024,7 +1136,14 @@ class Translator:
         return self.barrier_step(n, 'WMB')
 
     def hook___spin_barrier(self, n, args):
-        return '0'
+        # barrier(): the compiler keeps the accesses on either side in
+        # order.  The model never reorders a context's accesses (and
+        # check_marking() refuses plain accesses to shared fields, whose
+        # order the compiler would not keep), so it orders nothing more
+        # there; it is a step of the source map and of the model
+        # (CBARRIER), joined to the step before it, so that the step
+        # table shows it and a model without it differs.
+        return self.barrier_step(n, 'CBARRIER', 'barrier (compiler)')
 
     def hook___spin_ignore(self, n, args):
         return '0'
@@ -1044,6 +1163,9 @@ class Translator:
 
     def hook___spin_in_interrupt(self, n, args):
         return self.ctx_value('{t} = IN_INTERRUPT(me_cpu, me_ctx)')
+
+    def hook___spin_preempt_count(self, n, args):
+        return self.ctx_value('{t} = PREEMPT_COUNT(me_cpu, me_ctx)')
 
     def hook___spin_assert_irqs_disabled(self, n, args):
         self.emit(Step('ctx', 'assert(IRQS_DISABLED(me_cpu, me_ctx))'))
@@ -1067,14 +1189,27 @@ class Translator:
         return v
 
 
+# C11's memory orders, by value; the ones the model gives an atomic
+# load (True) and a read-modify-write (False).
+MEMORY_ORDERS = {0: '__ATOMIC_RELAXED', 1: '__ATOMIC_CONSUME',
+                 2: '__ATOMIC_ACQUIRE', 3: '__ATOMIC_RELEASE',
+                 4: '__ATOMIC_ACQ_REL', 5: '__ATOMIC_SEQ_CST'}
+ATOMIC_ORDERS = {True: (2, 5), False: (5,)}
+
+
 class Const(LocalVar):
     """A global the spec says never changes from its value."""
 
 
+def c_name(node):
+    """An integer node's C type, typedefs and typeof() spelled out."""
+    t = node.get('type', {})
+    return t.get('desugaredQualType', t.get('qualType', ''))
+
+
 def c_type(node):
     """(bits, signed) of an integer node's C type."""
-    t = node.get('type', {})
-    t = t.get('desugaredQualType', t.get('qualType', ''))
+    t = c_name(node)
     if 'bool' in t:
         return 1, False
     bits = 64 if 'long' in t else 16 if 'short' in t else \

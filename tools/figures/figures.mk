@@ -35,13 +35,16 @@ $(FIG_HOST)/probe: $(FIG_PROBE_DEPS)
 	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -o $@ $(FIG_PROBE_SRC) \
 		$(HOST_RCU_SRC) $(HOST_CT_SRC)
 
+# patch --forward: a patch the C already has fails rather than being
+# reversed (tests/mutants/patch.py says why).
 $(FIG_HOST)/probe-%: $(FIG_PROBE_DEPS) $(FIG_PATCHES)
 	@[ -n "$(FIG_PATCH_$*)" ] || \
 		{ echo "figures: no patch for probe-$*" >&2; exit 1; }
 	@rm -rf $(FIG_HOST)/src-$*
 	@mkdir -p $(FIG_HOST)/src-$*/rcu/rcupreempt
 	@cp rcu/rcupreempt/dynticks.c $(FIG_HOST)/src-$*/rcu/rcupreempt/
-	@patch -d $(FIG_HOST)/src-$* -p1 --quiet --batch < $(FIG_PATCH_$*)
+	@patch -d $(FIG_HOST)/src-$* -p1 --forward --quiet --batch -r - \
+		< $(FIG_PATCH_$*)
 	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_CPPFLAGS) -o $@ $(FIG_PROBE_SRC) \
 		$(filter-out rcu/rcupreempt/dynticks.c,$(HOST_RCU_SRC)) \
 		$(FIG_HOST)/src-$*/rcu/rcupreempt/dynticks.c $(HOST_CT_SRC)

@@ -22,8 +22,19 @@ for p in "$here"/*/*.patch; do
 	# The sources the host tests build from, uncommitted edits included.
 	cp -R rcu kernel arch tests "$tmp"/
 	mkdir "$tmp/tools" && cp tools/ccache.mk "$tmp/tools/"
-	if ! (cd "$tmp" && patch -p1 --quiet --batch < "$OLDPWD/$p"); then
-		echo "mutant $name: BROKEN (patch does not apply)"
+	# --forward: --batch alone reverses a patch the copy already has,
+	# and the mutant would run as the code without its bug
+	# (tests/mutants/patch.py says the same for the kernel mutants).
+	if ! out=$(cd "$tmp" && patch -p1 --forward --batch --quiet -r - \
+			< "$OLDPWD/$p" 2>&1); then
+		case $out in
+		*"previously applied"*)
+			echo "mutant $name: BROKEN (already applied: the tree" \
+				"has its edit already)" ;;
+		*)
+			echo "mutant $name: BROKEN (patch does not apply)" ;;
+		esac
+		echo "$out" | sed 's/^/    /'
 		bad=$((bad + 1))
 		rm -rf "$tmp"
 		continue

@@ -12,9 +12,9 @@
  *               ct_idle_enter(), MAX_DYNTICK_LOOP_NOHZ times
  *   irq()       interrupts, MAX_DYNTICK_LOOP_IRQ of them, where mainline
  *               has IRQs on: ct_irq_enter(), the tick
- *               (rcu_tree_sched_clock_irq(), whose
- *               rcu_flavor_sched_clock_irq() the spec leaves out as
- *               false: the tick never reports here), a reader,
+ *               (rcu_tree_sched_clock_irq(), with
+ *               rcu_flavor_sched_clock_irq()'s rule: it reports a
+ *               quiescent state outside the task's readers), a reader,
  *               ct_irq_exit()
  *   nmi()       NMIs, MAX_DYNTICK_LOOP_NMI of them, anywhere:
  *               ct_nmi_enter(), a reader, ct_nmi_exit() (the variants
@@ -45,8 +45,9 @@
  * (UNLOCK_SPECIAL: rcu_read_unlock_special()), both list and pointer
  * work.  Abstracted by the spec (tests/spin/extract.py): one leaf; the
  * CPU's noticed gp_seq stays at the grace period before the modelled
- * one; rcu_flavor_sched_clock_irq() is left out; the torture test's
- * delay hook is DELAY_HOOK.
+ * one; the deferred work rcu_preempt_deferred_qs() would do in the tick
+ * is left to the task's own unlock; the torture test's delay hook is
+ * DELAY_HOOK; preempt_count() is PREEMPT_COUNT() below.
  *
  * Checks: a reader must not see its element freed; the extracted
  * WARN()s and lockdep_assert_irqs_disabled(); the first scan excuses
@@ -160,6 +161,18 @@ hidden short delay_t;	/* a scratch register, inside one step */
 	LOAD(c, x, delay_t, A_task_rcu_read_lock_nesting(0), 0); \
 	assert(delay_t == 1); delay_ran[x] = 1; delay_t = 0
 
+/*
+ * preempt_count() of CPU 1, as the tick's rule
+ * (rcu_preempt_interrupted_atomic()) reads it: the hardirq count while
+ * the interrupt handler runs (one handler at a time: no interrupt nests
+ * in another here), the NMI count while the NMI does.  The preemption
+ * and softirq bits are 0: mainline's task is preemptible (PREEMPT()
+ * preempts it) and softirq context is not modelled.  HARDIRQ_OFFSET and
+ * NMI_OFFSET are kernel/preempt.h's (the spec's export).
+ */
+#define PREEMPT_COUNT(c, x) \
+	((in_irq -> HARDIRQ_OFFSET : 0) + (in_nmi -> NMI_OFFSET : 0))
+
 #define GEN	"tree612-gen.pml"
 #include "tree612-layout.pml"
 /* The harness writes special.s (PREEMPT) even where the code does not
@@ -223,6 +236,7 @@ proctype irq()
 	DECL___rcu_tree_read_lock
 	DECL___rcu_tree_read_unlock
 	byte i = 0;
+	short pmem[NLOC];	/* the tick's private field, cpu_no_qs */
 
 	do
 	FINISH(MAX_DYNTICK_LOOP_IRQ, C_IRQ, irq_done)

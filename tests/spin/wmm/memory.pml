@@ -137,6 +137,15 @@ hidden byte pend_id[NREG];
 #define RMB(c, x, id)	atomic { CAN_RUN(c, x) && NO_PENDING(c) -> skip }
 /* smp_wmb(): stores leave the buffer in order anyway. */
 #define WMB(c, x, id)	atomic { CAN_RUN(c, x) -> skip }
+/*
+ * barrier(): a compiler barrier.  The models never reorder one
+ * context's accesses at compile time (each is a step, in program
+ * order; tools/extract refuses plain accesses to fields the code also
+ * marks, whose order the compiler would not keep), so it orders
+ * nothing more here: a step of the source map, joined to the one
+ * before it.
+ */
+#define CBARRIER(c, x, id)	skip
 /* A locked read-modify-write: a full barrier on x86, whatever its C
  * memory order; d gets the new value. */
 #define RMW_ADD(c, x, d, a, v, id) \
