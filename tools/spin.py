@@ -43,7 +43,8 @@ WALL_FACTOR = 10
 # builds (tools/ccache.mk), when Debian's ccache is there: most models
 # are the same from one make verify to the next, and each check builds
 # its pan in a directory of its own, which ccache does not hash (pan is
-# built without -g).
+# built without -g).  ccache takes compilations only (-c), so pan.c is
+# compiled to pan.o and linked apart (build_one()).
 CC = (['ccache'] if shutil.which('ccache') else []) + ['gcc']
 os.environ.setdefault('CCACHE_DIR', os.environ.get(
     'DYNRCU_CCACHE_DIR', '/var/tmp/dynrcu-ccache'))
@@ -202,9 +203,12 @@ def build_one(c):
         res['out'] = out
         return res
     safety = ['-DSAFETY'] if c.get('safety', True) else []
-    cmd = CC + [c['opt']] + safety + ['-DMEMLIM=3072'] + c['cflags'] + \
-          ['-o', 'pan', 'pan.c']
-    rc, out = run(cmd, d)
+    # Compile, then link: ccache caches a compilation (-c) only, and a
+    # one-step build was never cached.
+    rc, out = run(CC + [c['opt']] + safety + ['-DMEMLIM=3072'] +
+                  c['cflags'] + ['-c', '-o', 'pan.o', 'pan.c'], d)
+    if not rc:
+        rc, out = run(['gcc', '-o', 'pan', 'pan.o'], d)
     if rc:
         res['msg'] = 'gcc failed'
         res['out'] = out

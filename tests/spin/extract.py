@@ -28,6 +28,7 @@ its task on blkd_tasks), "caught:delay" (tree612 with ",delay": the
 torture hook's promise), or "survives" (the run must pass).
 """
 
+import concurrent.futures
 import difflib
 import hashlib
 import json
@@ -558,74 +559,77 @@ def mutant_checks(smaps):
     """For every kernel mutant: the runs its "Spin:" lines ask for, on
     models extracted from its patched C; a failure if it edits a
     function the models run and has no "Spin:" line."""
-    out = []
-    funcs = None
     used = set()
     for smap in smaps.values():
         for s in smap['steps']:
             used.update(re.findall(r'(\w+)\(\)', s['chain']))
         used.update(smap['functions'])
     sources = {f for spec in SPECS.values() for f in spec['files']}
+    todo = []
     for sub in sorted(os.listdir(KERNEL_MUTANTS)):
         d = os.path.join(KERNEL_MUTANTS, sub)
         for fname in sorted(os.listdir(d)):
-            if not fname.endswith('.patch'):
-                continue
-            mname = fname[:-len('.patch')]
             path = os.path.join(d, fname)
-            spins, text = patch_meta(path)
+            spins, text = patch_meta(path) if fname.endswith('.patch') \
+                else (None, '')
             files = set(re.findall(r'^--- a/(\S+)', text, re.M))
-            if not spins and not files & sources:
-                continue
-            gen = os.path.join(EXTRACTED, 'mutants', mname)
-            stamp = os.path.join(gen, 'key')
-            key = source_key(path)
-            if os.path.exists(stamp) and open(stamp).read() == key:
-                # Extracted from this very patch and C before.
-                with open(os.path.join(gen, 'hit')) as f:
-                    hit = f.read().split()
-                out += mutant_entries(mname, spins, hit, None, gen)
-                continue
-            if funcs is None:
-                funcs = extracted_functions()
-            tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
-            hit, at = [], []
+            if spins or files & sources:
+                todo.append((path, spins, files & sources))
+    ctx = dict(used=used, funcs=extracted_functions())
+    # Two at a time, as the checks of make verify run: each mutant is
+    # copied, patched and extracted in directories of its own, so the
+    # two share nothing.  Processes, not threads: reading clang's AST
+    # is Python's own work, which one process does on one core.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+        return [e for entries in pool.map(
+            one_mutant, [ctx] * len(todo), *zip(*todo)) for e in entries]
+
+
+def one_mutant(ctx, path, spins, files):
+    """mutant_checks()'s entries for the mutant at path: from the models
+    extracted from its patched C before (the same patch, C, extractor
+    and specs), or extracted now."""
+    mname = os.path.basename(path)[:-len('.patch')]
+    gen = os.path.join(EXTRACTED, 'mutants', mname)
+    stamp = os.path.join(gen, 'key')
+    key = source_key(path)
+    if os.path.exists(stamp) and open(stamp).read() == key:
+        with open(os.path.join(gen, 'hit')) as f:
+            return mutant_entries(mname, spins, f.read().split(), None, gen)
+    tmp = tempfile.mkdtemp(prefix='dynrcu-xmut-')
+    hit, at = [], []
+    try:
+        why = apply_patch(path, tmp)
+        # A C that has the edit already: the copy with the patch taken
+        # out again differs from the C where the edit is.
+        applied = bool(why) and why.startswith(
+            mutant_patch.ALREADY) and not mutant_patch.revert(path, tmp)
+        for f in sorted(files) if not why or applied else ():
+            lines = changed_lines(os.path.join(spin.ROOT, f),
+                                  os.path.join(tmp, f))
+            for fn, (lo, hi) in sorted(ctx['funcs'].get(f, {}).items()):
+                mine = [n for n in lines if lo <= n <= hi]
+                if fn in ctx['used'] and mine:
+                    hit.append(fn)
+                    at.append('%s() %s:%s' % (fn, f, '-'.join(
+                        str(n) for n in sorted({mine[0], mine[-1]}))))
+        if applied:
+            why += '; the C has it in %s' % (
+                ', '.join(at) or 'no function the models run')
+        if spins and not why:
             try:
-                why = apply_patch(path, tmp)
-                # A C that has the edit already: the copy with the patch
-                # taken out again differs from the C where the edit is.
-                applied = bool(why) and why.startswith(
-                    mutant_patch.ALREADY) and not mutant_patch.revert(
-                        path, tmp)
-                for f in sorted(files & sources) if not why or applied \
-                        else ():
-                    lines = changed_lines(os.path.join(spin.ROOT, f),
-                                          os.path.join(tmp, f))
-                    for fn, (lo, hi) in sorted(funcs.get(f, {}).items()):
-                        mine = [n for n in lines if lo <= n <= hi]
-                        if fn in used and mine:
-                            hit.append(fn)
-                            at.append('%s() %s:%s' % (fn, f, '-'.join(
-                                str(n) for n in sorted({mine[0],
-                                                        mine[-1]}))))
-                if applied:
-                    why += '; the C has it in %s' % (
-                        ', '.join(at) or 'no function the models run')
-                if spins and not why:
-                    try:
-                        generate(tmp, gen, {w[0] for w in spins if w})
-                    except ExtractError as e:
-                        why = 'extraction failed: %s' % e
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
-            if not why:
-                os.makedirs(gen, exist_ok=True)
-                with open(os.path.join(gen, 'hit'), 'w') as f:
-                    f.write(' '.join(hit))
-                with open(stamp, 'w') as f:
-                    f.write(key)
-            out += mutant_entries(mname, spins, hit, why, gen)
-    return out
+                generate(tmp, gen, {w[0] for w in spins if w})
+            except ExtractError as e:
+                why = 'extraction failed: %s' % e
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if not why:
+        os.makedirs(gen, exist_ok=True)
+        with open(os.path.join(gen, 'hit'), 'w') as f:
+            f.write(' '.join(hit))
+        with open(stamp, 'w') as f:
+            f.write(key)
+    return mutant_entries(mname, spins, hit, why, gen)
 
 
 def mutant_entries(mname, spins, hit, why, gen):

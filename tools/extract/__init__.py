@@ -122,27 +122,32 @@ def extract(spec, root):
 
 def exported(spec, root):
     """{name: (header, value)} of the spec's export: integer constants
-    (macros, enumerators) of the C, read by clang as the initializer of
-    a variable in a file that includes their header."""
+    (macros, enumerators) of the C, read by clang, in one run, as the
+    initializers of variables in a file that includes their headers."""
+    names = sorted(spec.get('export', {}))
+    if not names:
+        return {}
     out = {}
-    for name, header in spec.get('export', {}).items():
-        d = tempfile.mkdtemp(prefix='extract-export-')
-        try:
-            path = os.path.join(d, 'export.c')
-            with open(path, 'w') as f:
-                f.write('#include "%s"\nlong __spin_export = %s;\n' %
-                        (header, name))
-            tu = TU(path, root)
-            init = [i for i in tu.globals['__spin_export'].get('inner', [])
-                    if 'kind' in i]
+    d = tempfile.mkdtemp(prefix='extract-export-')
+    try:
+        path = os.path.join(d, 'export.c')
+        with open(path, 'w') as f:
+            for header in sorted(set(spec['export'].values())):
+                f.write('#include "%s"\n' % header)
+            for i, name in enumerate(names):
+                f.write('long __spin_export_%d = %s;\n' % (i, name))
+        tu = TU(path, root)
+        for i, name in enumerate(names):
+            init = [n for n in tu.globals['__spin_export_%d' % i].get(
+                'inner', []) if 'kind' in n]
             value = const_eval(types.SimpleNamespace(tu=tu), init[0]) \
                 if init else None
-        finally:
-            shutil.rmtree(d, ignore_errors=True)
-        if value is None:
-            raise ExtractError(header, '%s is not an integer constant' %
-                               name)
-        out[name] = (header, value)
+            if value is None:
+                raise ExtractError(spec['export'][name], '%s is not an '
+                                   'integer constant' % name)
+            out[name] = (spec['export'][name], value)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
     return out
 
 

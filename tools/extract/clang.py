@@ -8,6 +8,7 @@ in its own order and fills them in, so that every node can say where it
 came from (the macro's use site for a node a macro expanded).
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -50,26 +51,69 @@ def where(node):
     return '%s:%s' % (b['file'], b.get('line', '?'))
 
 
+# The headers a translation unit may include: every .h under these
+# directories of the root (-I . and -I arch/x86/include).
+HEADER_DIRS = ('kernel', 'rcu', 'arch')
+
+# Parsed ASTs, by what they were parsed from (_source_key()).  make
+# verify extracts a model from each kernel mutant's copy of the C, and a
+# mutant edits one file: the others parse as they did in the clean C.
+_ASTS = {}
+
+
+def _source_key(path, root):
+    """A hash of the file, every header it may include, and the
+    prelude: what its AST depends on (the path is in it too, as the AST
+    names it)."""
+    h = hashlib.sha1(path.encode())
+    files = [PRELUDE, os.path.join(root, path)]
+    for d in HEADER_DIRS:
+        for top, dirs, names in os.walk(os.path.join(root, d)):
+            dirs.sort()
+            files += [os.path.join(top, n) for n in sorted(names)
+                      if n.endswith('.h')]
+    for f in files:
+        h.update(os.path.relpath(f, root).encode() + b'\0')
+        with open(f, 'rb') as fd:
+            h.update(fd.read())
+    return h.hexdigest()
+
+
+def _parse(path, root, include):
+    """clang's JSON AST of path, its locations filled in."""
+    cmd = ['clang', '-std=gnu11', '-ffreestanding', '-fsyntax-only',
+           '-I', '.', '-I', 'arch/x86/include']
+    for d in include:
+        cmd += ['-I', d]
+    cmd += ['-include', PRELUDE, '-Xclang', '-ast-dump=json', path]
+    p = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    errors = [l for l in p.stderr.splitlines() if ' error: ' in l]
+    if p.returncode or errors:
+        raise ExtractError(path, 'clang failed: ' + (
+            errors[0] if errors else p.stderr.strip()[-300:]))
+    ast = json.loads(p.stdout)
+    _fill(ast, {})
+    return ast
+
+
 class TU:
     """One translation unit: its functions with bodies, its global
-    variables and its enum constants, by name."""
+    variables and its enum constants, by name.  The translator only
+    reads the AST, so one parsed from the same sources is reused."""
 
     def __init__(self, path, root, include=()):
         self.path = path
-        cmd = ['clang', '-std=gnu11', '-ffreestanding', '-fsyntax-only',
-               '-I', '.', '-I', 'arch/x86/include']
-        for d in include:
-            cmd += ['-I', d]
-        cmd += ['-include', PRELUDE, '-Xclang', '-ast-dump=json', path]
-        p = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True)
-        errors = [l for l in p.stderr.splitlines() if ' error: ' in l]
-        if p.returncode or errors:
-            raise ExtractError(path, 'clang failed: ' + (
-                errors[0] if errors else p.stderr.strip()[-300:]))
         self.root = root
-        ast = json.loads(p.stdout)
-        _fill(ast, {})
+        # Only the tree's own files are kept for reuse (an export's or a
+        # test's temporary file is not).
+        key = None if include or os.path.isabs(path) else \
+            _source_key(path, root)
+        ast = _ASTS.get(key) if key else None
+        if ast is None:
+            ast = _parse(path, root, include)
+            if key:
+                _ASTS[key] = ast
         self.functions = {}
         self.globals = {}
         self.enums = {}
