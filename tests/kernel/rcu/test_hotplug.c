@@ -436,22 +436,15 @@ static void wr_irq(void)
 	rcu_read_unlock();
 }
 
-static int wr_exp(void *arg)
+/* A grace period begun under the window's reader: arg is the primitive. */
+static int wr_waiter(void *arg)
 {
-	(void)arg;
-	synchronize_rcu_expedited();
-	if (!READ_ONCE(wr.reader_done))
-		WRITE_ONCE(wr.exp_under, 1);
-	complete(&wr.done);
-	return 0;
-}
+	void (*sync)(void) = (void (*)(void))arg;
 
-static int wr_normal(void *arg)
-{
-	(void)arg;
-	synchronize_rcu();
+	sync();
 	if (!READ_ONCE(wr.reader_done))
-		WRITE_ONCE(wr.normal_under, 1);
+		WRITE_ONCE(*(sync == synchronize_rcu ? &wr.normal_under :
+			     &wr.exp_under), 1);
 	complete(&wr.done);
 	return 0;
 }
@@ -477,8 +470,9 @@ static int wr_round(int cpu)
 	bad |= KT_EXPECT(wait_flag(&wr.in_reader, HOST_STALL_MS),
 			 "cpu%d: no reader in its last window", cpu);
 	if (!bad) {
-		kthread_run(wr_exp, NULL, 0, "wr-exp");
-		kthread_run(wr_normal, NULL, 0, "wr-normal");
+		kthread_run(wr_waiter, (void *)synchronize_rcu_expedited, 0,
+			    "wr-exp");
+		kthread_run(wr_waiter, (void *)synchronize_rcu, 0, "wr-normal");
 		t0 = ktime_get_ns();
 		while (ktime_get_ns() - t0 < 200 * NSEC_PER_MSEC)
 			msleep(5);
