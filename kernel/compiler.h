@@ -16,6 +16,9 @@
 #define __section(s)		__attribute__((section(s)))
 #define __used			__attribute__((used))
 #define noinline		__attribute__((noinline))
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has it (host) */
+#define __always_inline		inline __attribute__((always_inline))
+#endif
 
 #define L1_CACHE_BYTES		64
 #define __cacheline_aligned	__aligned(L1_CACHE_BYTES)

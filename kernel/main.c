@@ -10,6 +10,7 @@
 #include "kernel/bug.h"
 #include "kernel/hotplug.h"
 #include "kernel/irq.h"
+#include "kernel/jump_label.h"
 #include "kernel/ktap.h"
 #include "kernel/mm.h"
 #include "kernel/param.h"
@@ -120,6 +121,7 @@ static void kernel_main_late(void)
 	smp_init();				/* cross-CPU function calls */
 	rcu_init();
 	ktap_start();				/* queued for cpu0 */
+	jump_label_seal();			/* static keys are set */
 	free0 = mm_free_pages();
 	arch_start_secondaries();		/* INIT-SIPI-SIPI each AP */
 	pages += free0 - mm_free_pages();

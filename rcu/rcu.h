@@ -110,12 +110,6 @@ u64 rcu_gp_machinery_cycles(void);
 extern const struct rcu_flavor_ops rcupreempt_flavor_ops;
 extern const struct rcu_flavor_ops tree_flavor_ops;
 
-/* The read sides, called directly by rcu_read_lock()/rcu_read_unlock(). */
-void __rcu_read_lock(void);		/* rcu/rcupreempt/rcupreempt.c */
-void __rcu_read_unlock(void);
-void __rcu_tree_read_lock(void);	/* rcu/tree/tree_plugin.c */
-void __rcu_tree_read_unlock(void);
-
 /*
  * Grace-period sequence numbers (rcu=tree).  The low RCU_SEQ_CTR_SHIFT
  * bits are the phase (0: idle, 1: a grace period in progress), the rest

@@ -20,6 +20,8 @@
 
 #include "kernel/compiler.h"
 #include "kernel/barrier.h"
+#include "kernel/jump_label.h"
+#include "rcu/tree/tree_read.h"
 
 /*
  * One queued callback.  Embed it in the object to be freed and recover the
@@ -31,14 +33,34 @@ struct rcu_head {
 };
 
 /*
- * Read side.  Out of line (rcu/update.c): one test of a __read_mostly
- * flag picks the flavour (make bench measures what that costs).  The 2008
- * flavour's outermost lock/unlock run with local interrupts disabled in a
- * careful order against NMIs; the tree's only count their nesting.  Legal
- * in task, softirq, hardirq and NMI context.
+ * Read side, inline in the caller.  A static key (kernel/jump_label.h),
+ * set once at boot, picks the flavour with no load: rcu=tree's read side
+ * runs inline here (rcu/tree/tree_read.h: a nesting count and one test
+ * at the outermost unlock); rcu=rcupreempt's is a jump to a call of its
+ * out-of-line functions, whose outermost lock and unlock run with local
+ * interrupts disabled in a careful order against NMIs.  Legal in task,
+ * softirq, hardirq and NMI context, in either flavour.  No reader may
+ * run before rcu_init(), which sets the key.
  */
-void rcu_read_lock(void);
-void rcu_read_unlock(void);
+DECLARE_STATIC_KEY_FALSE(rcu_flavor_tree_key);
+void __rcu_read_lock(void);		/* rcu/rcupreempt/rcupreempt.c */
+void __rcu_read_unlock(void);
+
+static __always_inline void rcu_read_lock(void)
+{
+	if (static_branch_likely(&rcu_flavor_tree_key))
+		__rcu_tree_read_lock();
+	else
+		__rcu_read_lock();
+}
+
+static __always_inline void rcu_read_unlock(void)
+{
+	if (static_branch_likely(&rcu_flavor_tree_key))
+		__rcu_tree_read_unlock();
+	else
+		__rcu_read_unlock();
+}
 
 /*
  * rcu_dereference() - fetch an RCU-protected pointer for dereferencing.

@@ -280,6 +280,11 @@ static void torture_error(int kind, int ctx, int cpu,
 
 /* ---- The read side -------------------------------------------------- */
 
+bool torture_lock_delay_wanted(void)
+{
+	return torture_lock_delay_us != 0;
+}
+
 /*
  * The rcu_read_lock() hook (rcu_read_lock_delay_set()): the flavour calls
  * it in the outermost lock at the point from which a correct grace period

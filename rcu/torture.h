@@ -13,6 +13,12 @@
  * rcutorture-style report.  Task context.  Returns 0 on SUCCESS.
  */
 int rcu_torture_run(void);
+/*
+ * Will a torture run set the read-lock hook (torture_lock_delay_us)?
+ * Known once the command line is parsed, for flavours that must decide
+ * at boot whether their read side calls a hook at all.
+ */
+bool torture_lock_delay_wanted(void);
 
 /*
  * rcu/torture_onoff.c, the CPU on/off thread.  torture_onoff_loop() is

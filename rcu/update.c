@@ -14,8 +14,8 @@
  * pointers, struct rcu_flavor_ops; what both build the same way from
  * their own operations (synchronize_rcu(), rcu_barrier()) is in
  * rcu/rcupdate_wait.c.  The read side is too hot for an
- * indirect call: rcu_read_lock() tests one __read_mostly int and calls the
- * flavour's function directly (make bench reports the cost of that test).
+ * indirect call, or even a load: rcu_read_lock() is inline, and a static
+ * key that rcu_init() sets picks the flavour (rcu/rcupdate.h).
  */
 #include "kernel/bug.h"
 #include "kernel/param.h"
@@ -63,23 +63,8 @@ const char *rcu_flavor_name(void)
 	return rcu_ops->name;
 }
 
-/* ---- Read side: a flag test and a direct call, no indirect call ---- */
-
-void rcu_read_lock(void)
-{
-	if (rcu_flavor == RCU_FLAVOR_TREE)
-		__rcu_tree_read_lock();
-	else
-		__rcu_read_lock();
-}
-
-void rcu_read_unlock(void)
-{
-	if (rcu_flavor == RCU_FLAVOR_TREE)
-		__rcu_tree_read_unlock();
-	else
-		__rcu_read_unlock();
-}
+/* rcu_read_lock()'s switch (rcu/rcupdate.h): on for rcu=tree, by rcu_init(). */
+DEFINE_STATIC_KEY_FALSE(rcu_flavor_tree_key);
 
 /* ---- Update side and hooks: through the table ---- */
 
@@ -137,6 +122,12 @@ void cond_synchronize_rcu(unsigned long cookie)
 void rcu_init(void)
 {
 	rcu_ops->init();
+	/*
+	 * One CPU runs, interrupts off: the read sites can be rewritten.
+	 * Until now every reader took rcupreempt's path, and none ran.
+	 */
+	if (rcu_flavor == RCU_FLAVOR_TREE)
+		static_branch_enable(&rcu_flavor_tree_key);
 }
 
 /*

@@ -33,6 +33,7 @@
 #include "kernel/softirq.h"
 #include "kernel/time.h"
 #include "kernel/trace.h"
+#include "rcu/torture.h"
 #include "rcu/tree/tree.h"
 
 struct rcu_state rcu_state;
@@ -1197,6 +1198,9 @@ static void rcutree_migrate_callbacks(int cpu)
 
 static void rcu_tree_init(void)
 {
+	/* The read side calls the torture hook only if it will be set. */
+	if (torture_lock_delay_wanted())
+		static_branch_enable(&rcu_tree_lock_delay_key);
 	spin_lock_init(&rcu_state.ofl_lock, "rcu_ofl_lock");
 	rcu_init_geometry();
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {

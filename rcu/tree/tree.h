@@ -18,6 +18,7 @@
 #include "rcu/tree/context_tracking.h"
 #include "rcu/rcu.h"
 #include "rcu/tree/rcu_segcblist.h"
+#include "rcu/tree/tree_read.h"
 
 /*
  * The most a tree of NR_CPUS can need, at rcu_fanout_leaf=2 and
@@ -223,7 +224,6 @@ bool rcu_is_cpu_rrupt_from_idle(void);
 /* rcu/tree/tree_plugin.c */
 void rcu_tree_note_context_switch(bool preempt);
 void rcu_tree_read_lock_delay_set(void (*hook)(void));
-void rcu_read_unlock_special(struct task *t);
 bool rcu_preempt_need_deferred_qs(struct task *t);
 void rcu_preempt_deferred_qs(struct task *t);
 void rcu_preempt_deferred_qs_handler(void);

@@ -18,69 +18,26 @@
 #include "kernel/softirq.h"
 #include "rcu/tree/tree.h"
 
-/* Set only by a running torture test (torture_lock_delay_us). */
+/*
+ * The torture test's hook (torture_lock_delay_us): set while a torture run
+ * goes, and called from the outermost __rcu_tree_read_lock() (inline, in
+ * rcu/tree/tree_read.h) only when rcu_tree_lock_delay_key is on, which
+ * rcu_tree_init() decides at boot.
+ */
+DEFINE_STATIC_KEY_FALSE(rcu_tree_lock_delay_key);
 static void (*rcu_read_lock_delay_hook)(void);
 
 void rcu_tree_read_lock_delay_set(void (*hook)(void))
 {
+	/* A hook the read side would never call: the key was left off. */
+	WARN(hook && !static_key_enabled(&rcu_tree_lock_delay_key),
+	     "rcu=tree: a read-lock hook needs torture_lock_delay_us at boot");
 	WRITE_ONCE(rcu_read_lock_delay_hook, hook);
 }
 
-void __rcu_tree_read_lock(void)
+void rcu_tree_read_lock_delay(void)
 {
-	struct task *t = current;
-	int nesting = READ_ONCE(t->rcu_read_lock_nesting);
-
-	/*
-	 * A handler that interrupts the read-modify-write does a balanced
-	 * inc/dec of its own; a preemption in the middle is a context switch
-	 * before the reader began.
-	 */
-	WRITE_ONCE(t->rcu_read_lock_nesting, nesting + 1);
-	/*
-	 * The critical section stays after the count: a compiler barrier
-	 * is enough, because only this CPU (the tick, a context switch, an
-	 * IPI handler) reads the count to decide on a quiescent state, and
-	 * those run between this CPU's instructions.  Other CPUs learn of
-	 * the reader only through reports, which take rcu_node locks (full
-	 * barriers on x86), or through the context-tracking counter.
-	 */
-	barrier();
-	/*
-	 * Torture hook (torture_lock_delay_us, rcu/torture.c), outermost
-	 * lock only.  The count is set, so every grace period that starts
-	 * from here waits for this reader: the spin holds them up as the
-	 * 2008 reader's does between its load of completed and its counter
-	 * increment.  Off (one predictable branch) otherwise.
-	 */
-	if (unlikely(READ_ONCE(rcu_read_lock_delay_hook)) && !nesting)
-		rcu_read_lock_delay_hook();
-}
-
-void __rcu_tree_read_unlock(void)
-{
-	struct task *t = current;
-	int nesting;
-
-	/*
-	 * The critical section stays before the count (compiler only, as in
-	 * __rcu_tree_read_lock()): the quiescent state this unlock allows is
-	 * reported later, under an rcu_node lock that orders the section's
-	 * accesses before the report.
-	 */
-	barrier();
-	nesting = READ_ONCE(t->rcu_read_lock_nesting) - 1;
-	WRITE_ONCE(t->rcu_read_lock_nesting, nesting);
-	if (nesting == 0) {
-		/* The count's store before the load of special (compiler). */
-		barrier();
-		if (unlikely(READ_ONCE(t->rcu_read_unlock_special.s)))
-			rcu_read_unlock_special(t);
-	} else if (unlikely(nesting < 0)) {
-		WARN(1, "rcu_read_unlock: task %s: unbalanced, nesting %d",
-		     t->name, nesting);
-		WRITE_ONCE(t->rcu_read_lock_nesting, 0);
-	}
+	call_test_hook(rcu_read_lock_delay_hook);
 }
 
 /* Do any blocked tasks on this leaf hold the current grace period? */

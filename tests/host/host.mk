@@ -32,7 +32,7 @@ HOST_HDRS     = $(wildcard rcu/*.h rcu/*/*.h kernel/*.h tests/host/*.h \
 HOST_BIN      = $(HOST_BUILD)/test_rcu
 
 RCU_FREESTANDING_SRC = $(wildcard rcu/*.c rcu/*/*.c)
-RCU_FREESTANDING_CFLAGS = -ffreestanding -fno-pic -mno-red-zone \
+RCU_FREESTANDING_CFLAGS = -O2 -ffreestanding -fno-pic -mno-red-zone \
 		-mcmodel=kernel -Wall -Wextra -Werror -I. -I arch/x86/include
 
 .PHONY: host-test host-unit host-mutants rcu-freestanding

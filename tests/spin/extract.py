@@ -112,8 +112,9 @@ SPECS = {
             'rcu/tree/tree.c': [
                 'rcu_watching_snap_save', 'rcu_watching_snap_recheck',
                 'rcu_tree_sched_clock_irq'],
+            'rcu/tree/tree_read.h': [
+                '__rcu_tree_read_lock', '__rcu_tree_read_unlock'],
             'rcu/tree/tree_plugin.c': [
-                '__rcu_tree_read_lock', '__rcu_tree_read_unlock',
                 'rcu_preempt_blocked_readers_cgp'],
         },
         objects={'context_tracking': 'NCPU', 'rcu_tree_data': 'NCPU',
@@ -137,9 +138,9 @@ SPECS = {
              'switch that would follow is left out'),
             ('rcu_tree_data', 'exp_deferred_qs'):
             ('0', 'expedited grace periods are not modelled')},
-        constants={'rcu_read_lock_delay_hook':
-                   ('DELAY_HOOK', 'the torture test\'s hook: the '
-                    'harness\'s DELAY_HOOK, on in the ",delay" runs')},
+        constants={'rcu_tree_lock_delay_key':
+                   ('DELAY_HOOK', 'the torture test\'s hook, on at boot: '
+                    'the harness\'s DELAY_HOOK, on in the ",delay" runs')},
         big_constants={(((1 << 64) - 1) >> 2) + 1:
                        ('NONIDLE', 'CT_NESTING_IRQ_NONIDLE: any value far '
                         'above the interrupt nesting behaves the same')},
@@ -154,7 +155,7 @@ SPECS = {
             ('step', 'UNLOCK_SPECIAL(me_cpu, me_ctx)', 'the harness\'s '
              'slow path: a task leaves the leaf\'s blocked list and '
              'reports; a handler defers to the task'),
-            'rcu_read_lock_delay_hook':
+            'rcu_tree_read_lock_delay':
             ('step', 'LOCK_DELAY(me_cpu, me_ctx)', 'the torture test\'s '
              'delay: the harness records that this lock ran it'),
             'spin_lock': ('expr', '0', 'the leaf\'s lock: REPORT_QS '

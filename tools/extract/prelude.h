@@ -18,6 +18,7 @@
 #include "kernel/barrier.h"
 #include "kernel/bug.h"
 #include "kernel/irqflags.h"
+#include "kernel/jump_label.h"
 #include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -38,6 +39,7 @@ void __spin_ignore(void);
 unsigned long __spin_irq_save(void);
 void __spin_irq_restore(unsigned long flags);
 struct task *__spin_current(void);
+int __spin_static_key(void *key);
 
 /* CPU memory barriers: MB(), RMB(), WMB() of the memory model. */
 #undef smp_mb
@@ -55,6 +57,14 @@ struct task *__spin_current(void);
 #undef unlikely
 #define likely(x)		(x)
 #define unlikely(x)		(x)
+/*
+ * A static key: its state is fixed at boot, so the model takes it as a
+ * constant that the spec gives (its "constants"), or fails.
+ */
+#undef static_branch_likely
+#undef static_branch_unlikely
+#define static_branch_likely(x)		__spin_static_key(x)
+#define static_branch_unlikely(x)	__spin_static_key(x)
 
 /* The CPU the extracted code runs on: the harness passes it. */
 #undef raw_smp_processor_id

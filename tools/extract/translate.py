@@ -1179,6 +1179,22 @@ class Translator:
         self.emit(Step('ctx', 'IRQ_RESTORE(me_cpu, me_ctx, %s)' % v))
         return '0'
 
+    def hook___spin_static_key(self, n, args):
+        # static_branch_*(&key): the key by name, which the spec must
+        # give as a constant (a key is set once, at boot).
+        a = strip(args[0])
+        while a.get('kind') in ('ImplicitCastExpr', 'CStyleCastExpr',
+                                'ParenExpr') or (
+                a.get('kind') == 'UnaryOperator' and a['opcode'] == '&'):
+            a = strip(a['inner'][0])
+        if a.get('kind') != 'DeclRefExpr':
+            self.fail(n, 'static key: not a named key')
+        name = a['referencedDecl']['name']
+        if name not in self.constants:
+            self.fail(n, 'static key %s: the spec\'s constants must give '
+                      'its boot-time state' % name)
+        return self.constants[name][0]
+
     def hook___spin_current(self, n, args):
         return Ptr('task', 'CURRENT(me_cpu, me_ctx)')
 
