@@ -22,6 +22,12 @@ struct rcu_flavor_ops {
 	void (*init)(void);
 	void (*call_rcu)(struct rcu_head *head,
 			 void (*func)(struct rcu_head *head));
+	/*
+	 * call_rcu() for a waiter (synchronize_rcu()): asks for its grace
+	 * period at once.  NULL: call_rcu() already does.
+	 */
+	void (*call_rcu_hurry)(struct rcu_head *head,
+			       void (*func)(struct rcu_head *head));
 	void (*synchronize_rcu_expedited)(void);	/* NULL: normal GP */
 	/*
 	 * rcu_barrier()'s one flavour-specific step: queue head behind

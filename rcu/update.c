@@ -75,7 +75,9 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 
 void synchronize_rcu(void)
 {
-	wait_rcu_gp(rcu_ops->call_rcu);
+	/* A task waits: its grace period is not left to the next tick. */
+	wait_rcu_gp(rcu_ops->call_rcu_hurry ? rcu_ops->call_rcu_hurry :
+		    rcu_ops->call_rcu);
 }
 
 void synchronize_rcu_expedited(void)

@@ -978,12 +978,22 @@ static bool rcu_call_rcu_overload(struct rcu_tree_data *rdp)
 	return true;
 }
 
-static void rcu_tree_call_rcu(struct rcu_head *head,
-			  void (*func)(struct rcu_head *head))
+/*
+ * Queue a callback (Linux 6.12's __call_rcu_common()).  Its grace period
+ * is asked for by this CPU's next tick (rcu_tree_sched_clock_irq()),
+ * which gives every callback queued since the last one the same grace
+ * period: a burst of call_rcu() costs one grace period, not one each.
+ * The tick keeps running while callbacks are queued (rcu_tree_needs_cpu()),
+ * so the request is at most a tick away.  Asked for at once: by a waiter
+ * (hurry, from synchronize_rcu()), and when the queue has grown by
+ * qhimark (the overload step).
+ */
+static void __call_rcu_common(struct rcu_head *head,
+			      void (*func)(struct rcu_head *head), bool hurry)
 {
 	struct rcu_tree_data *rdp;
 	unsigned long flags, s = 0;
-	bool need_gp, overload;
+	bool need_gp = false, overload;
 
 	lockdep_assert_not_in_nmi();	/* takes rdp->lock */
 	head->func = func;
@@ -991,8 +1001,9 @@ static void rcu_tree_call_rcu(struct rcu_head *head,
 	rdp = &rcu_tree_data[raw_smp_processor_id()];
 	spin_lock(&rdp->lock);
 	rcu_segcblist_enqueue(&rdp->cblist, head);
-	need_gp = rcu_accelerate_cbs(rdp, &s);
 	overload = rcu_call_rcu_overload(rdp);
+	if (hurry || overload)
+		need_gp = rcu_accelerate_cbs(rdp, &s);
 	spin_unlock_irqrestore(&rdp->lock, flags);
 	if (need_gp)
 		rcu_start_this_gp(s);
@@ -1003,6 +1014,18 @@ static void rcu_tree_call_rcu(struct rcu_head *head,
 	 */
 	if (overload && rcu_seq_state(READ_ONCE(rcu_state.gp_seq)))
 		rcu_gp_kthread_wake();
+}
+
+static void rcu_tree_call_rcu(struct rcu_head *head,
+			      void (*func)(struct rcu_head *head))
+{
+	__call_rcu_common(head, func, false);
+}
+
+static void rcu_tree_call_rcu_hurry(struct rcu_head *head,
+				    void (*func)(struct rcu_head *head))
+{
+	__call_rcu_common(head, func, true);
 }
 
 /*
@@ -1317,6 +1340,7 @@ const struct rcu_flavor_ops tree_flavor_ops = {
 	.name = "tree",
 	.init = rcu_tree_init,
 	.call_rcu = rcu_tree_call_rcu,
+	.call_rcu_hurry = rcu_tree_call_rcu_hurry,
 	.synchronize_rcu_expedited = rcu_tree_synchronize_rcu_expedited,
 	.barrier_entrain = rcu_barrier_entrain,
 	.batches_completed = rcu_tree_batches_completed,
