@@ -14,6 +14,8 @@ FIGURES = [
     ("model-states.svg", "model_states"),
     ("trace-side-by-side.svg", "trace_side_by_side"),
     ("ct-state-word.svg", "ct_state_word"),
+    ("data-structures-2008.svg", "data_structures_2008"),
+    ("data-structures-tree.svg", "data_structures_tree"),
 ]
 
 # The pictures that differ from run to run, which the freshness check

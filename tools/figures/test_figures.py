@@ -23,11 +23,12 @@ import sys
 import tempfile
 
 from tools.figures import FIGURES, NOT_DETERMINISTIC, ct_state_word, fresh
-from tools.figures import flip_machine
+from tools.figures import data_structures, flip_machine
 from tools.figures.common import ROOT, FigureError, read_source
 
 HDR, SRC, DYN = flip_machine.HDR, flip_machine.SRC, flip_machine.DYN
 CT = ct_state_word.HDR
+TREE = "rcu/tree/tree.h"
 
 # (file, text, its replacement, what the error must quote).  Each is a
 # construct the generator reads, changed to one it does not know.
@@ -47,14 +48,28 @@ BREAKS = [
      "RCU_TRY_FLIP_FIRST + 3,", "rcu_try_flip_waitmb_state = "),
     (CT, "#define CT_STATE_MASK\t\t3\n", "#define CT_STATE_MASK\t\t3\n"
      "#define CT_STATE_USER\t\t2\n", "#define CT_STATE_USER 2"),
+    (HDR, "\tint rcu_update_flag;", "\tint rcu_update_flag : 4;",
+     "int rcu_update_flag : 4"),
+    (HDR, "\tint invoking;", "#ifdef CONFIG_STATS\n\tint invoking;\n"
+     "#endif", "#ifdef CONFIG_STATS"),
+    (TREE, "\tint grpnum;", "\tstruct { int n; } grpnum;",
+     "struct { int n"),
+    (TREE, "} __cacheline_aligned;\n\n/* Everything Tree RCU",
+     "} __packed;\n\n/* Everything Tree RCU", "__packed"),
 ]
+
+# The structs the data-structures pictures draw, by file.
+DS_STRUCTS = {HDR: ("rcu_data", "rcu_ctrlblk"),
+              TREE: ("rcu_node", "rcu_tree_data", "rcu_state")}
 
 
 def parse(texts, rel):
-    """Run the parser of the generator that reads rel on texts."""
+    """Run the parsers of the generators that read rel on texts."""
     if rel == CT:
         ct_state_word.constants(texts[CT])
-    else:
+    for s in DS_STRUCTS.get(rel, ()):
+        data_structures.fields(rel, s, texts[rel])
+    if rel in (HDR, SRC, DYN):
         flip_machine.model(texts[HDR], texts[SRC], texts[DYN])
 
 
@@ -67,8 +82,8 @@ def quoted_line(text, quote):
 
 def test_breaks():
     out = []
-    texts = {rel: read_source(rel) for rel in (HDR, SRC, DYN, CT)}
-    for rel in (SRC, CT):
+    texts = {rel: read_source(rel) for rel in (HDR, SRC, DYN, CT, TREE)}
+    for rel in (HDR, SRC, CT, TREE):
         try:
             parse(texts, rel)
             out.append((True, "%s as it is: its generator understands it"
