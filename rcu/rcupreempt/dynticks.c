@@ -108,8 +108,9 @@ void rcu_exit_nohz(void)
  * arrive between any two statements here and run this very function
  * (article, Quick Quiz 2).  The quiz proposes instead: a handler that
  * starts or continues a nest from idle increments rcu_update_flag first,
- * then the counter only if the flag's old value was 0.  Run that on an idle CPU (counter even, flag 0): the interrupt
- * sets the flag to 1, and an NMI lands before its counter increment.
+ * then the counter only if the flag's old value was 0.  Run that on an
+ * idle CPU (counter even, flag 0): the interrupt sets the flag to 1, and
+ * an NMI lands before its counter increment.
  * The NMI's own entry finds the old flag value 1, so it raises the flag
  * to 2 and leaves the counter alone: its handler's readers run on an
  * even counter, and the grace-period machine excuses this CPU under
