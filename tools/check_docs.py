@@ -327,6 +327,43 @@ def figures_made(repo, ok, quiet=False):
     return made
 
 
+def check_figures_fresh(repo, ok, made):
+    """Pictures that cannot rot: the tests of the generators' strictness
+    and of the freshness check (tools/figures/test_figures.py); then that
+    check on a fixture with one stale picture, which must fail; then each
+    deterministic picture that make figures just drew (made: its names;
+    None if there is no figures target) against its committed copy in
+    docs/figures/ (tools/figures/fresh.py), failing on a stale one and
+    naming it."""
+    from tools.figures import FIGURES, fresh, test_figures
+
+    def compare(root, names, report):
+        bad = fresh.stale(root, names)
+        report(not bad, f"docs/figures: {len(names)} pictures drawn, "
+               f"{len(bad)} committed ones stale",
+               [f"{fresh.DOCS}/{n}: {why}" for n, why in bad])
+
+    for good, what in test_figures.run():
+        ok(good, "self-test (fresh figures): " + what)
+    with tempfile.TemporaryDirectory() as tmp:
+        names = {n for n, _ in FIGURES}
+        for d in (fresh.BUILD, fresh.DOCS):
+            os.makedirs(os.path.join(tmp, d))
+            for n in names:
+                with open(os.path.join(tmp, d, n), "w") as f:
+                    f.write("<svg/>\n" if d == fresh.BUILD or
+                            n != "model-states.svg" else "<svg>old</svg>\n")
+        got = []
+        compare(tmp, names, lambda c, what, detail: got.append(
+            (bool(c), list(detail))))
+        ok(len(got) == 1 and not got[0][0] and len(got[0][1]) == 1 and
+           "model-states.svg" in got[0][1][0], "self-test (fresh "
+           "figures): a stale committed model-states.svg fails the check, "
+           "naming it")
+    if made is not None:
+        compare(repo.root, made, ok)
+
+
 # The self-test's fixture: a small tree and a page with one good and one
 # dead reference of each kind.  GOOD lines must resolve, DEAD lines must
 # each be flagged.
@@ -458,6 +495,8 @@ def main(argv):
     repo = Repo(ROOT)
     pages = argv or PAGES
     figures = figures_made(repo, ok) if not argv else None
+    if not argv:
+        check_figures_fresh(repo, ok, figures)
     for page in pages:
         if not repo.exists(page):
             ok(False, f"{page}: no such page")

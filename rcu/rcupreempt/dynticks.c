@@ -106,18 +106,28 @@ void rcu_exit_nohz(void)
  *
  * The order is test-then-increment, and it matters because an NMI may
  * arrive between any two statements here and run this very function
- * (article, Quick Quiz 2).  Suppose instead we incremented rcu_update_flag
- * first and then bumped the counter only if its old value was 0: an NMI
- * arriving between the two would find the flag non-zero, increment it,
- * then (not in_interrupt(), counter even) increment the counter to odd and
- * the flag again; on NMI exit the flag drops but not to 0, so the counter
- * stays odd; back in the interrupted entry we would then increment the
- * counter a second time, to even, while inside a handler that may run
- * readers - and the grace-period machine would excuse this CPU.  With
- * test-then-increment, an NMI that arrives before the counter increment
- * does its own complete even->odd->even trip and leaves the state as it
- * found it; one that arrives after the increment finds the counter odd and
- * the flag 0 and does nothing at all.
+ * (article, Quick Quiz 2).  The quiz proposes instead: a handler that
+ * starts or continues a nest from idle increments rcu_update_flag first,
+ * then the counter only if the flag's old value was 0.  Run that on an
+ * idle CPU (counter even, flag 0): the interrupt sets the flag to 1, and
+ * an NMI lands before its counter increment.
+ * The NMI's own entry finds the old flag value 1, so it raises the flag
+ * to 2 and leaves the counter alone: its handler's readers run on an
+ * even counter, and the grace-period machine excuses this CPU under
+ * them.  The NMI's exit drops the flag to 1 and returns; only then does
+ * the interrupted entry make the counter odd (Spin: 7-qq2-quiz-order).
+ *
+ * A second order keeps both tests below but swaps the two increments of
+ * the idle branch (flag, then counter).  The NMI then finds the flag at
+ * 1 and the counter even: it raises the flag to 3 and makes the counter
+ * odd; its exit leaves the flag at 2, so the counter stays odd; and the
+ * interrupted entry's own increment makes it even, inside the interrupt
+ * handler (Spin: 7-qq2-flag-before-counter).
+ *
+ * With test-then-increment, an NMI that arrives before the counter
+ * increment does its own complete even->odd->even trip and leaves the
+ * state as it found it; one that arrives after the increment finds the
+ * counter odd and the flag 0 and does nothing at all.
  *
  * Quick Quiz 3: even the outermost handler need not always increment: if
  * it interrupted a running task the counter is already odd.

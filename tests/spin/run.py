@@ -18,6 +18,7 @@ running them is tools/spin.py.
 
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import time
@@ -65,7 +66,9 @@ def load_mutants():
                   cflags=base[0]['cflags'] if base else (),
                   caught_by=h.get('caught-by'), kind='mutant',
                   note=h.get('what', ''),
-                  defs=h.get('defines', '').split())
+                  defs=h.get('defines', '').split(),
+                  post=caught_in(h['caught-in']) if h.get('caught-in')
+                  else None)
         c['sed'] = [path]
         muts.append(c)
         # "# survives: NMI=0": a window mutant must survive where no NMI
@@ -82,6 +85,29 @@ def load_mutants():
             w['sed'] = [path]
             muts.append(w)
     return muts
+
+
+def caught_in(proc):
+    """A post hook for "# caught-in: PROC": the assertion that failed is
+    one that process PROC executed, as the replayed trail shows (the
+    step spin prints right after its "Error:" line).  caught-by alone
+    cannot say that when several processes share an assertion's text."""
+    def post(c, res):
+        if not res['ok'] or not res['errors']:
+            return
+        out = spin.trail(c, res)
+        m = re.search(r'Error: .*\n(?:spin: text of failed assertion.*\n)?'
+                      r'\s*\d+:\s+proc\s+\d+ \((\w+):', out)
+        where = m.group(1) if m else None
+        if where != proc:
+            res['ok'] = False
+            res['msg'] = 'caught, but not in %s: the failed assertion ' \
+                'is %s (%s)' % (proc, 'in ' + where if where else
+                                'not in the replayed trail',
+                                res['msg'])
+        else:
+            res['msg'] += ', in ' + proc
+    return post
 
 
 def main_verify(only):

@@ -22,8 +22,13 @@ class FigureError(Exception):
 
 # ---- C sources ----------------------------------------------------------
 
+# Where the generators read the C from: the tree, or a copy of it that
+# the tests break on purpose (tools/figures/test_figures.py).
+SRC_ROOT = os.environ.get("DYNRCU_FIGURES_SRC") or ROOT
+
+
 def read_source(rel):
-    path = os.path.join(ROOT, rel)
+    path = os.path.join(SRC_ROOT, rel)
     try:
         with open(path) as f:
             return f.read()
@@ -32,7 +37,27 @@ def read_source(rel):
 
 
 def strip_comments(text):
-    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    """text with every comment blanked out: the same length and the same
+    newlines, so that an offset into the result is one into text, and an
+    error can name the line (line_of())."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text,
+                  flags=re.S)
+
+
+def line_of(text, offset):
+    return text.count("\n", 0, offset) + 1
+
+
+def not_understood(rel, text, offset, why, end=None):
+    """The error of a generator that meets C it does not know: file:line,
+    the construct's text (up to its end, or its line), and why it cannot
+    draw it.  A picture never silently leaves a construct out."""
+    if end is None:
+        end = text.find("\n", offset)
+        end = len(text) if end < 0 else end
+    return FigureError("%s:%d: %s: %s" % (
+        rel, line_of(text, offset), squash(text[offset:end])[:100], why))
 
 
 def balanced(text, start):
@@ -50,14 +75,21 @@ def balanced(text, start):
     raise FigureError("unbalanced %s at offset %d" % (text[start], start))
 
 
-def function_body(text, name, rel):
-    """The body of C function `name` (comments stripped)."""
+def function_span(text, name, rel):
+    """Where the body of C function `name` is: (start, end) offsets of
+    the text between its braces."""
     code = strip_comments(text)
     m = re.search(r"^[\w \t\*]*\b%s\s*\([^)]*\)\s*\{" % re.escape(name),
                   code, re.M)
     if not m:
         raise FigureError("%s: no function %s()" % (rel, name))
-    return balanced(code, m.end() - 1)
+    return m.end(), m.end() + len(balanced(code, m.end() - 1))
+
+
+def function_body(text, name, rel):
+    """The body of C function `name` (comments blanked)."""
+    start, end = function_span(text, name, rel)
+    return strip_comments(text)[start:end]
 
 
 def enum_values(text, name, rel):
@@ -67,11 +99,18 @@ def enum_values(text, name, rel):
     if not m:
         raise FigureError("%s: no enum %s" % (rel, name))
     out, v = [], 0
+    at = m.end()
     for item in balanced(code, m.end() - 1).split(","):
+        off = at + len(item) - len(item.lstrip())
+        at += len(item) + 1
         item = item.strip()
         if not item:
             continue
         k, _, init = item.partition("=")
+        if not re.fullmatch(r"\w+", k.strip()) or init.strip() and \
+                not re.fullmatch(r"(?:0x[0-9a-fA-F]+|\d+)", init.strip()):
+            raise not_understood(rel, code, off, "an enumerator that is "
+                                 "not NAME or NAME = number", off + len(item))
         if init.strip():
             v = int(init.strip(), 0)
         out.append((k.strip(), v))

@@ -10,8 +10,8 @@ import operator
 import re
 
 from tools.figures import svg
-from tools.figures.common import (FigureError, probe, read_source,
-                                  strip_comments)
+from tools.figures.common import (FigureError, not_understood, probe,
+                                  read_source, strip_comments)
 
 HDR = "rcu/tree/context_tracking.h"
 NEEDED = ("CT_STATE_KERNEL", "CT_STATE_IDLE", "CT_STATE_MASK",
@@ -46,10 +46,23 @@ def c_eval(expr, env):
 
 
 def constants(text):
+    """The header's CT_ constants, evaluated.  Each must be an object-like
+    #define the picture draws (NEEDED); any other CT_ definition is an
+    error naming it (file:line and text), not left out of the picture."""
     env = {}
-    for m in re.finditer(r"^#define\s+(CT_\w+)\s+(.+)$",
-                         strip_comments(text), re.M):
-        env[m.group(1)] = c_eval(m.group(2), env)
+    code = strip_comments(text)
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(.*)$", code,
+                         re.M):
+        name, rest = m.group(1), m.group(2)
+        if not name.startswith("CT_"):
+            continue
+        if name not in NEEDED or rest.startswith("(") or not rest.strip():
+            raise not_understood(HDR, code, m.start(), "a CT_ definition "
+                                 "the state-word picture does not draw")
+        try:
+            env[name] = c_eval(rest, env)
+        except FigureError as e:
+            raise not_understood(HDR, code, m.start(), str(e))
     missing = [k for k in NEEDED if k not in env]
     if missing:
         raise FigureError("%s defines no %s" % (HDR, ", ".join(missing)))

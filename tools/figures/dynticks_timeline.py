@@ -1,18 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
 """dynticks-timeline.svg: dynticks_progress_counter and rcu_update_flag
 on one CPU through task, idle, an IRQ, a nested IRQ, and an IRQ whose
-rcu_irq_enter() an NMI interrupts between its two increments: the real
-rcu/rcupreempt/dynticks.c (left) beside Quick Quiz 2's order (right:
-qq2-wrong-order.patch applied to a copy).  The values are what the host
-probe (probe.c timeline) printed after each step, running the code on
-the host unit tests' simulated CPU; time runs down the page."""
+rcu_irq_enter() an NMI interrupts between its two increments, the NMI
+running a reader: the real rcu/rcupreempt/dynticks.c (left), Quick Quiz
+2's own order (middle: qq2-quiz-order.patch applied to a copy) and a
+second, related order (right: qq2-wrong-order.patch).  The values are
+what the host probe (probe.c timeline) printed after each step, running
+the code on the host unit tests' simulated CPU; time runs down the
+page."""
 
 from tools.figures import svg
 from tools.figures.common import FigureError, probe
 
+# (probe variant, column title, its name in the notes, what shows it)
 VARIANTS = [
-    (None, "dynticks.c as it is: counter first, then the flag"),
-    ("qq2", "Quick Quiz 2's order: flag first, then the counter"),
+    (None, "dynticks.c: test, counter, then flag", "dynticks.c",
+     "rcu/rcupreempt/dynticks.c"),
+    ("qq2-quiz", "Quick Quiz 2: flag, counter if it was 0",
+     "Quick Quiz 2's order",
+     "tools/figures/qq2-quiz-order.patch, Spin's 7-qq2-quiz-order"),
+    ("qq2-swap", "Related: both tests, flag then counter",
+     "the related swap",
+     "tools/figures/qq2-wrong-order.patch, Spin's "
+     "7-qq2-flag-before-counter"),
 ]
 ROW = 30
 LANE = 46
@@ -20,7 +30,7 @@ LANE = 46
 
 def load(ctx):
     runs = []
-    for variant, title in VARIANTS:
+    for variant, title, _, _ in VARIANTS:
         rows = probe(ctx.out, variant, "timeline")
         steps = [r for r in rows if "step" in r]
         info = [r for r in rows if "nmi_hook" in r]
@@ -30,7 +40,7 @@ def load(ctx):
         runs.append((title, steps, info[0]))
     whats = [[s["what"] for s in steps] for _, steps, _ in runs]
     if any(w != whats[0] for w in whats):
-        raise FigureError("the two runs took different steps")
+        raise FigureError("the %d runs took different steps" % len(runs))
     return runs
 
 
@@ -76,8 +86,10 @@ def draw_run(c, x, y0, title, steps, info):
         c.text(fx + 24, y + 19, s["flag"], size=11, anchor="middle",
                fill=svg.BAD if stuck else svg.INK)
         if wrong:
-            bad.append((y, "counter even inside a handler: the grace-"
-                        "period machine excuses this CPU"))
+            bad.append((y, "counter even inside %s: the grace-period "
+                        "machine excuses this CPU" % (
+                            "the NMI" if levels[-1] == "NMI" else
+                            "the IRQ handler")))
         if stuck and not (i and steps[i - 1]["flag"] and
                           stack(steps[i - 1]["ctx"])[-1] in ("idle",
                                                              "task")):
@@ -125,20 +137,22 @@ def make(ctx):
                      (svg.CONTEXT["irq"], "IRQ handler"),
                      (svg.CONTEXT["NMI"], "NMI")])
     y += 22
-    if not notes:
-        raise FigureError("Quick Quiz 2's order showed no failure")
+    for k in range(1, len(runs)):
+        if not any(kk == k for kk, _, _ in notes):
+            raise FigureError("%s showed no failure" % VARIANTS[k][2])
     for k, ny, note in notes:
         row = (ny - top) // ROW
-        c.text(12, y, "%s, step %d: %s" % (
-            "right" if k == 0 else "Quick Quiz 2", row, note), size=11,
-            fill=svg.BAD)
+        c.text(12, y, "%s, step %d: %s" % (VARIANTS[k][2], row, note),
+               size=11, fill=svg.BAD)
         y += 17
-    c.text(12, y + 6, "Left: rcu/rcupreempt/dynticks.c.  Right: the same "
-           "file with tools/figures/qq2-wrong-order.patch (Spin's "
-           "7-qq2-flag-before-counter mutant makes the same swap).",
-           size=10, fill=svg.GREY)
+    for k, v in enumerate(VARIANTS):
+        c.text(12, y + 6, "%s: %s" % (("Left", "Middle", "Right")[k],
+                                      v[3]), size=10, fill=svg.GREY)
+        y += 14
     c.h = y + 24
     c.save(ctx.path("dynticks-timeline.svg"))
-    return "%d steps; right order %s; Quick Quiz 2's order: %d failures" % (
+    return "%d steps; dynticks.c %s; %s" % (
         n, "clean" if not any(k == 0 for k, _, _ in notes) else "FAILS",
-        sum(1 for k, _, _ in notes if k == 1))
+        "; ".join("%s: %d failures" % (v[2], sum(
+            1 for k, _, _ in notes if k == i))
+            for i, v in enumerate(VARIANTS) if i))

@@ -16,10 +16,12 @@ FIG_PROBE_DEPS := $(FIG_PROBE_SRC) $(HOST_RCU_SRC) $(HOST_CT_SRC) \
 		  $(HOST_HDRS)
 # Its variants: the same program with a patch applied to a copy of
 # rcu/rcupreempt/dynticks.c (never to the tree).
-FIG_PATCH_qq2 := tools/figures/qq2-wrong-order.patch
+FIG_PATCH_qq2-quiz := tools/figures/qq2-quiz-order.patch
+FIG_PATCH_qq2-swap := tools/figures/qq2-wrong-order.patch
 FIG_PATCH_snap-parity := \
 	tests/mutants/host/rcupreempt/waitack-tests-snap-parity.patch
-FIG_PATCHES := $(FIG_PATCH_qq2) $(FIG_PATCH_snap-parity)
+FIG_PATCHES := $(FIG_PATCH_qq2-quiz) $(FIG_PATCH_qq2-swap) \
+	       $(FIG_PATCH_snap-parity)
 
 .PHONY: figures
 

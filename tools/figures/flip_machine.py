@@ -14,7 +14,8 @@ import re
 import subprocess
 
 from tools.figures.common import (FigureError, balanced, enum_values,
-                                  function_body, read_source, squash,
+                                  function_body, function_span,
+                                  not_understood, read_source, squash,
                                   strip_comments, unwrap)
 from tools.figures import svg
 
@@ -49,73 +50,219 @@ def negate(cond):
     return "!(%s)" % c
 
 
-def statements(body):
-    """The step function's statements that matter, in order:
-    ('wait', cond, per_cpu) for "if (cond) return 0;", ('do', text,
-    per_cpu) for a store, a call or a barrier."""
+# The per-CPU loops the picture knows: their statements are drawn "each
+# CPU: ..." and their tests "when no CPU has ...".
+LOOPS = re.compile(r"for_each_cpu\s*\(\s*cpu\s*,\s*&\s*rcu_cpu_online_map"
+                   r"\s*\)|for_each_online_cpu\s*\(\s*cpu\s*\)")
+DECL = re.compile(r"(?:int|long|struct\s+\w+\s*\*)\s*(\w+)$")
+DECL_INIT = re.compile(r"(?:int|long|struct\s+\w+\s*\*)\s*(\w+)\s*=\s*(.+)$",
+                       re.S)
+
+
+def statement_end(code, i, end, rel):
+    """The offset just past the statement that starts at code[i]."""
+    if code[i] == "{":
+        return i + len(balanced(code, i)) + 2
+    m = re.match(r"if\s*\(", code[i:end])
+    if m:
+        cond = balanced(code, i + m.end() - 1)
+        j = i + m.end() + len(cond) + 1
+        k = re.compile(r"\S").search(code, j, end)
+        if not k:
+            raise not_understood(rel, code, i, "an if with no body")
+        return statement_end(code, k.start(), end, rel)
+    depth = 0
+    for j in range(i, end):
+        if code[j] in "([{":
+            depth += 1
+        elif code[j] in ")]}":
+            depth -= 1
+        elif code[j] == ";" and depth == 0:
+            return j + 1
+    raise not_understood(rel, code, i, "a statement with no ';'")
+
+
+def statements(code, start, end, rel, per_cpu=False):
+    """The statements of code[start:end] (a function body, comments
+    blanked), in order, each (kind, what, per_cpu, offset):
+    ('wait', cond) for "if (cond) return 0;", ('do', text) for a store,
+    a call or a barrier, ('set', (local, expr)) for a local's value.
+    Declarations and the final "return 1;" are known and left out; any
+    other construct is an error that names it (file:line and text), so
+    that a picture never drops what it does not understand."""
     out = []
-    pat = re.compile(r"for_each_online_cpu\s*\(\s*cpu\s*\)|\bif\s*\(|"
-                     r"\bWRITE_ONCE\s*\(|\bsmp_mb\s*\(\s*\)|"
-                     r"\b(?:int|long)\s+\w+\s*=|\b\w+\s*\+=|"
-                     r"\b(dyntick_\w+)\s*\(\s*cpu\s*\)")
-    per_cpu_end = -1
-    i = 0
+    i = start
+    nonblank = re.compile(r"\S")
     while True:
-        m = pat.search(body, i)
+        m = nonblank.search(code, i, end)
         if not m:
             return out
-        tok = m.group(0)
-        per_cpu = m.start() < per_cpu_end
-        i = m.end()
-        if tok.startswith("for_each_online_cpu"):
-            rest = body[i:].lstrip()
-            if rest.startswith("{"):
-                start = len(body) - len(rest)
-                per_cpu_end = start + len(balanced(body, start)) + 2
-            else:
-                per_cpu_end = body.index(";", i) + 1
-                # "for (...) if (...) return 0;" spans two statements.
-                if re.match(r"if\s*\(", rest):
-                    cond = balanced(body, body.index("(", i))
-                    per_cpu_end = body.index(";", body.index("(", i) +
-                                             len(cond)) + 1
-        elif tok.startswith("if"):
-            cond = balanced(body, m.end() - 1)
-            after = body[m.end() + len(cond) + 1:]
-            if re.match(r"\s*return\s+0\s*;", after):
-                out.append(("wait", cond, per_cpu))
-            i = m.end() + len(cond)
-        elif tok.startswith("WRITE_ONCE"):
-            args = balanced(body, m.end() - 1)
-            dst, val = [a.strip() for a in args.split(",", 1)]
-            d, v = short(dst), short(val)
-            if v == d + " + 1":
-                out.append(("do", d + "++", per_cpu))
-            else:
-                out.append(("do", "%s = %s" % (d, v), per_cpu))
-            i = m.end() + len(args)
-        elif tok.startswith("smp_mb"):
-            out.append(("do", "smp_mb()", per_cpu))
-        elif "+=" in tok or "=" in tok:
-            end = body.index(";", m.start())
-            text = body[m.start():end]
-            text = re.sub(r"^(?:int|long)\s+", "", text)
-            out.append(("do", short(text), per_cpu))
-            i = end
-        else:
-            out.append(("do", m.group(1) + "()", per_cpu))
+        i = m.start()
+        rest = code[i:end]
+        loop = LOOPS.match(rest)
+        if loop:
+            k = nonblank.search(code, i + loop.end(), end)
+            if not k:
+                raise not_understood(rel, code, i, "a loop with no body")
+            stop = statement_end(code, k.start(), end, rel)
+            out += statements(code, k.start(), stop, rel, True)
+            i = stop
+            continue
+        if re.match(r"(?:for|for_each_\w+|while|do|switch|goto|else)\b",
+                    rest):
+            raise not_understood(rel, code, i, "a loop or branch the "
+                                 "flip-machine picture does not know")
+        if rest.startswith("{"):
+            stop = statement_end(code, i, end, rel)
+            out += statements(code, i + 1, stop - 1, rel, per_cpu)
+            i = stop
+            continue
+        m = re.match(r"if\s*\(", rest)
+        if m:
+            cond = balanced(code, i + m.end() - 1)
+            after = i + m.end() + len(cond) + 1
+            r = re.match(r"\s*return\s+0\s*;", code[after:end])
+            if not r:
+                raise not_understood(rel, code, i, "an if whose body is "
+                                     "not 'return 0;'")
+            out.append(("wait", cond, per_cpu, i))
+            i = after + r.end()
+            continue
+        stop = statement_end(code, i, end, rel)
+        text = squash(code[i:stop - 1])
+        out += one_statement(text, per_cpu, i, code, rel)
+        i = stop
 
 
-def excuses(dyn, name):
+def one_statement(text, per_cpu, i, code, rel):
+    """A simple statement (no ';') as statements() lists it."""
+    if text == "return 1" or DECL.match(text):
+        return []
+    m = DECL_INIT.match(text) or re.match(r"(\w+)\s*=(?!=)\s*(.+)$", text,
+                                         re.S)
+    if m:
+        return [("set", (m.group(1), m.group(2)), per_cpu, i)]
+    m = re.match(r"WRITE_ONCE\s*\((.*)\)$", text, re.S)
+    if m:
+        dst, val = [short(a) for a in m.group(1).split(",", 1)]
+        what = dst + "++" if val == dst + " + 1" else "%s = %s" % (dst, val)
+        return [("do", what, per_cpu, i)]
+    if re.match(r"smp_mb\s*\(\s*\)$", text):
+        return [("do", "smp_mb()", per_cpu, i)]
+    m = re.match(r"(\w+)\s*\+=\s*(.+)$", text, re.S)
+    if m:
+        return [("do", "%s += %s" % (m.group(1), short(m.group(2))),
+                 per_cpu, i)]
+    m = re.match(r"(\w+)\s*\(\s*cpu\s*\)$", text)
+    if m:
+        return [("do", m.group(1) + "()", per_cpu, i)]
+    raise not_understood(rel, code, i, "a statement the flip-machine "
+                         "picture does not know", i + len(text))
+
+
+def step_statements(text, fn):
+    """A step function's statements, a local's value drawn as a store."""
+    start, end = function_span(text, fn, SRC)
+    out = []
+    for kind, what, pc, off in statements(strip_comments(text), start, end,
+                                          SRC):
+        if kind == "set":
+            kind, what = "do", "%s = %s" % (what[0], short(what[1]))
+        out.append((kind, what, pc, off))
+    return out
+
+
+def excuses(dyn, name, rel=None):
     """The tests of a *_needed() function that excuse a CPU (return 0),
-    and what its locals are loaded from: ([test], [(local, field)])."""
-    body = function_body(dyn, name, DYN)
-    conds = [short(c) for kind, c, _ in statements(body) if kind == "wait"]
+    and what its locals are loaded from: ([test], [(local, field)]).
+    Its other statements must be what the picture leaves out on purpose:
+    rdp's lookup and the barrier after the loads."""
+    rel = rel or DYN
+    code = strip_comments(dyn)
+    start, end = function_span(dyn, name, rel)
+    conds, loads = [], []
+    for kind, what, pc, off in statements(code, start, end, rel):
+        if kind == "wait":
+            conds.append(short(what))
+            continue
+        if kind == "do" and what == "smp_mb()":
+            continue
+        if kind == "set":
+            local, expr = what[0], squash(what[1])
+            if local == "rdp" and re.fullmatch(
+                    r"RCU_DATA_CPU\s*\(\s*cpu\s*\)", expr):
+                continue
+            m = re.fullmatch(r"READ_ONCE\s*\(\s*rdp->(\w+)\s*\)", expr)
+            if m:
+                loads.append((local, m.group(1)))
+                continue
+        raise not_understood(rel, code, off, "%s(): the picture shows only "
+                             "its excuse tests and their loads" % name)
     if not conds:
-        raise FigureError("%s: %s() has no 'return 0' test" % (DYN, name))
-    loads = re.findall(r"\b(\w+)\s*=\s*READ_ONCE\s*\(\s*rdp->(\w+)\s*\)",
-                       body)
+        raise FigureError("%s: %s() has no 'return 0' test" % (rel, name))
     return conds, loads
+
+
+def flag_writes(src, field, values):
+    """Every store to rcu_data.field in the file: [(function, value,
+    is_init)].  A store whose value is not one of the enum's, or that
+    is outside a function, is an error naming it."""
+    code = strip_comments(src)
+    defs = [(d.group(1), d.end(), d.end() + len(balanced(code, d.end() - 1)))
+            for d in re.finditer(r"^[\w][\w \t\*]*?\b(\w+)\s*\([^)]*\)"
+                                 r"\s*\{", code, re.M)]
+    out = []
+    for w in re.finditer(r"\bWRITE_ONCE\s*\(\s*[^,;]*\b%s\s*,|"
+                         r"(?:->|\.)%s\s*=(?!=)" % (field, field), code):
+        fn = [n for n, a, b in defs if a <= w.start() < b]
+        stop = code.index(";", w.start())
+        text = squash(code[w.start():stop])
+        m = re.fullmatch(r"WRITE_ONCE\s*\(.*,\s*(\w+)\s*\)", text) or \
+            re.fullmatch(r"(?:->|\.)\w+\s*=\s*(\w+)", text)
+        if not fn or not m or m.group(1) not in values:
+            raise not_understood(SRC, code, w.start(), "a store to %s the "
+                                 "picture cannot draw (value not one of "
+                                 "%s, or outside a function)" % (
+                                     field, ", ".join(values)), stop)
+        out.append((fn[0], m.group(1), not text.startswith("WRITE_ONCE")))
+    return out
+
+
+CASE = re.compile(r"if\s*\(\s*(\w+)\s*\(\s*\)\s*\)\s*\{\s*next\s*=\s*(\w+)"
+                  r"\s*;\s*moved\s*=\s*1\s*;\s*\}\s*break\s*;\s*$")
+
+
+def transitions(src):
+    """The switch of rcu_try_flip(): [(state, step function, next
+    state)].  Each case must be "if (step()) { next = S; moved = 1; }
+    break;"; any other case, or text outside a case, is an error."""
+    code = strip_comments(src)
+    start, end = function_span(src, MACHINE, SRC)
+    sw = list(re.finditer(r"\bswitch\s*\(\s*state\s*\)\s*\{",
+                          code[:end]))
+    sw = [m for m in sw if m.start() >= start]
+    if len(sw) != 1:
+        raise FigureError("%s: %s() has %d 'switch (state)', not one" % (
+            SRC, MACHINE, len(sw)))
+    open_at = sw[0].end() - 1
+    body_end = open_at + 1 + len(balanced(code, open_at))
+    cases = list(re.finditer(r"\b(case\s+(\w+)|default)\s*:", code[:body_end]))
+    cases = [m for m in cases if m.start() > open_at]
+    lead = open_at + 1
+    if not cases or code[lead:cases[0].start()].strip():
+        raise not_understood(SRC, code, lead if not cases else
+                             cases[0].start(), "a switch the picture does "
+                             "not know")
+    out = []
+    for k, m in enumerate(cases):
+        stop = cases[k + 1].start() if k + 1 < len(cases) else body_end
+        c = CASE.match(code[m.end():stop].strip())
+        if not m.group(2) or not c:
+            raise not_understood(SRC, code, m.start(), "a case the "
+                                 "flip-machine picture does not know",
+                                 stop)
+        out.append((m.group(2), c.group(1), c.group(2)))
+    return out
 
 
 def model(hdr, src, dyn):
@@ -124,40 +271,26 @@ def model(hdr, src, dyn):
               if n != "RCU_TRY_FLIP_NR_STATES"]
     if not states:
         raise FigureError("%s: enum %s_states is empty" % (HDR, MACHINE))
-    switch = function_body(src, MACHINE, SRC)
     edges = []
-    for m in re.finditer(r"case\s+(\w+)\s*:\s*if\s*\(\s*(\w+)\s*\(\s*\)\s*\)"
-                         r"\s*\{\s*next\s*=\s*(\w+)\s*;", switch):
-        frm, fn, to = m.groups()
+    for frm, fn, to in transitions(src):
         for s in (frm, to):
             if s not in states:
                 raise FigureError("%s: %s() moves to %s, not in enum %s_"
                                   "states" % (SRC, MACHINE, s, MACHINE))
-        body = function_body(src, fn, SRC)
-        sts = statements(body)
-        needed = sorted(set(re.findall(r"\b(\w+_needed)\s*\(", body)))
+        sts = step_statements(src, fn)
+        needed = sorted(set(re.findall(r"\b(\w+_needed)\s*\(",
+                                       function_body(src, fn, SRC))))
         edges.append(dict(frm=frm, to=to, fn=fn, sts=sts,
                           excuses=[(n, excuses(dyn, n)) for n in needed]))
     if len(edges) != len(states):
         raise FigureError("%s: %s() has %d transitions for %d states" % (
             SRC, MACHINE, len(edges), len(states)))
     flags = []
-    code = strip_comments(src)
-    defs = list(re.finditer(r"^[\w][\w \t\*]*?\b(\w+)\s*\([^)]*\)\s*\{",
-                            code, re.M))
     for enum in FLAG_ENUMS:
         values = [n for n, _ in enum_values(hdr, enum, HDR)]
         field = enum[:-len("_values")]
-        writes = []
-        for d in defs:
-            body = balanced(code, d.end() - 1)
-            for w in re.finditer(r"WRITE_ONCE\s*\([^,]*->%s\s*,\s*(\w+)\)|"
-                                 r"->%s\s*=\s*(\w+)\s*;" % (field, field),
-                                 body):
-                val = w.group(1) or w.group(2)
-                if val in values:
-                    writes.append((d.group(1), val, bool(w.group(2))))
-        flags.append(dict(field=field, values=values, writes=writes))
+        flags.append(dict(field=field, values=values,
+                          writes=flag_writes(src, field, values)))
     return states, edges, flags
 
 
@@ -167,7 +300,7 @@ def label(s):
 
 def edge_label(e):
     rows = ['<b>%s()</b>' % html.escape(e["fn"])]
-    waits = [(c, pc) for k, c, pc in e["sts"] if k == "wait"]
+    waits = [(c, pc) for k, c, pc, _ in e["sts"] if k == "wait"]
     for c, pc in waits:
         if pc:
             rows.append("when no CPU has")
@@ -175,12 +308,12 @@ def edge_label(e):
         else:
             rows.append("when %s" % html.escape(negate(c)))
     # Statements before the last test are how the test is computed.
-    last_wait = max([i for i, (k, _, _) in enumerate(e["sts"])
+    last_wait = max([i for i, (k, _, _, _) in enumerate(e["sts"])
                      if k == "wait"], default=-1)
     pre = [("each CPU: " if pc else "") + t
-           for i, (k, t, pc) in enumerate(e["sts"])
+           for i, (k, t, pc, _) in enumerate(e["sts"])
            if k == "do" and i < last_wait]
-    post = [(t, pc) for i, (k, t, pc) in enumerate(e["sts"])
+    post = [(t, pc) for i, (k, t, pc, _) in enumerate(e["sts"])
             if k == "do" and i > last_wait]
     if pre:
         rows.insert(1, '<font color="%s">%s</font>' % (

@@ -6,19 +6,21 @@
  * and prints, one JSON object a line, what the code does:
  *
  *   probe timeline   CPU 1 through task, idle, an IRQ, a nested IRQ, and
- *                    an IRQ whose rcu_irq_enter() an NMI interrupts
- *                    between its two increments: dynticks_progress_counter
- *                    and rcu_update_flag after every step
+ *                    an IRQ whose rcu_irq_enter() an NMI (with a reader)
+ *                    interrupts between its two increments:
+ *                    dynticks_progress_counter and rcu_update_flag after
+ *                    every step
  *   probe grid       rcu_try_flip_waitack_needed() and
  *                    rcu_try_flip_waitmb_needed() for every (snap, curr)
  *   probe ct         context tracking's state word and nmi_nesting through
  *                    idle, IRQs, a nested IRQ and NMIs
  *
- * make figures builds it three times: from the tree as it is, and with a
- * patch applied to a copy of dynticks.c (Quick Quiz 2's order for the
- * timeline, the article's snap-parity test for the grid), so the same
- * scenario runs against the right and the wrong code.  Deterministic:
- * simulated CPUs take turns, the NMI lands at a chosen hook point.
+ * make figures builds it four times: from the tree as it is, and with a
+ * patch applied to a copy of dynticks.c (Quick Quiz 2's order and a
+ * related swap for the timeline, the article's snap-parity test for the
+ * grid), so the same scenario runs against the right and the wrong
+ * code.  Deterministic: simulated CPUs take turns, the NMI lands at a
+ * chosen hook point.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,22 +55,24 @@ static void tl_emit(const char *ctx, const char *what)
 	       shim_warn_count);
 }
 
-/* The NMI: rcu_irq_enter()/rcu_irq_exit() around an empty handler. */
-static void tl_nmi(void)
-{
-	tl_emit("idle > irq entry", "IRQ entry; NMI arrives");
-	sim_nmi_enter();
-	tl_emit("idle > irq entry > NMI", "NMI: rcu_irq_enter()");
-	sim_nmi_exit();
-	tl_emit("idle > irq entry", "NMI: rcu_irq_exit()");
-}
-
 /* An RCU reader in the current context, as a handler would run one. */
 static void tl_reader(const char *ctx)
 {
 	__rcu_read_lock();
 	__rcu_read_unlock();
 	tl_emit(ctx, "rcu_read_lock/unlock");
+}
+
+/* The NMI: rcu_irq_enter()/rcu_irq_exit() around a handler's reader. */
+static void tl_nmi(void)
+{
+	tl_emit("idle > irq entry", "IRQ entry; NMI arrives");
+	sim_nmi_enter();
+	tl_emit("idle > irq entry > NMI", "NMI: rcu_irq_enter()");
+	/* The reader whose protection Quick Quiz 2's order loses. */
+	tl_reader("idle > irq entry > NMI");
+	sim_nmi_exit();
+	tl_emit("idle > irq entry", "NMI: rcu_irq_exit()");
 }
 
 /* From boot to idle, with an IRQ and a nested IRQ on the idle CPU. */

@@ -203,7 +203,15 @@ def make(ctx):
         rows = []
         for step, proc, line, stmt, vals in window(evs, secs):
             text, acc = describe(proc, stmt, vals)
-            col = [p for p, _ in COLS].index(proc)
+            cols = [p for p, _ in COLS]
+            if proc not in cols:
+                # A process the picture has no column for: say so
+                # rather than leave its step out.
+                raise FigureError("%s: trail step %s: [%s] runs in %s(), "
+                                  "which has no column (%s)" % (
+                                      chk["model"], step, stmt, proc,
+                                      ", ".join(cols)))
+            col = cols.index(proc)
             rows.append((col, text, acc, secs.get(line, "") if col == 0
                          else ""))
         with open(chk["sed"][0]) as f:
