@@ -507,10 +507,12 @@ def flavor_table(figs, cpus):
     out = ["## rcu=rcupreempt (2008) and rcu=tree side by side", "",
            "`tests=bench_flavor`, one boot per flavour and CPU count. "
            "Read side: the outermost `rcu_read_lock()`/`rcu_read_unlock()` "
-           "pair through the boot-time dispatch, that pair divided by a "
-           "bare `local_irq_save()`/`local_irq_restore()` pair, and the "
-           "flavour's own functions called directly (the difference is "
-           "what choosing at boot costs). Latencies are medians of 200; "
+           "pair through its static-key site (docs/static-keys.md: "
+           "rcu=tree's inline, rcupreempt's a jump to its calls), that "
+           "pair divided by a bare `local_irq_save()`/`local_irq_restore()` "
+           "pair, and the flavour's own functions called directly (the "
+           "difference is what choosing at boot costs). Latencies are "
+           "medians of 200; "
            "idle CPUs' ticks and wake-ups per 1000 grace periods; GP "
            "machinery: cycles in the tick hook on every CPU plus the "
            "tree's kthread, per grace period.", "",
