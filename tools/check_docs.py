@@ -62,19 +62,19 @@ fenced block's takes in the paragraph just before it.
             `make linux-test` for the two it boots); a gdb mutant `make
             gdb-test`.  `make test` runs all but the unbounded Spin ones
             and the Linux ones linux-test leaves out.
-  figures   a measured figure (a number followed by states, passed,
-            failed, s, ms, us, ns, min, MB, GB, cycles or checks,
-            outside backticks; binary sizes, KiB and up, are design
-            sizes here) sits in a unit, or under a
-            heading, that names in backticks the command that produces
-            it: `make TARGET` or `python3 -m MODULE`; on a page that
-            begins "Written by `make TARGET`", that command covers the
-            page.  A bound or a setting is not a measurement: a figure
-            right after "up to", "at most", "at least", "every",
+  numbers   a measured number (followed by states, passed, failed, s,
+            ms, us, ns, min, MB, GB, cycles or checks, outside
+            backticks; binary sizes, KiB and up, are design sizes here)
+            sits in a unit, or under a heading, that names in backticks
+            the command that produces it: `make TARGET` or `python3 -m
+            MODULE`, in backticks or, in a code block, as its own
+            command line; on a page that begins "Written by `make
+            TARGET`", that command covers the page.  A bound or a
+            setting is not a measurement: a number right after "up to", "at most", "at least", "every",
             "within", "after", "than", "per", "each", "limit",
             "timeout", "budget" or "default", or given as the value of
             a name in backticks ("`NAME` (3 ms)"), is not read, nor is
-            a quotation in double quotes (the article's figures).
+            a quotation in double quotes (the article's own numbers).
 
 The explanatory pages (docs/*.md but docs/records/) must also cite no
 issue numbers and no path outside the repository.
@@ -588,7 +588,7 @@ def written_by(repo, text):
 
 
 def check_rules(repo, page, text):
-    """[(line, what, problem)] for the runners and figures rules."""
+    """[(line, what, problem)] for the runners and numbers rules."""
     lines = text.splitlines()
     bad = []
     written = written_by(repo, text)
@@ -623,8 +623,8 @@ def check_rules(repo, page, text):
                 if SETTING.search(prose[:m.start()]):
                     continue
                 if not (named or under or written):
-                    bad.append((ln, m.group(0).strip(), "a figure with no "
-                                "command that produces it (`make ...` or "
+                    bad.append((ln, m.group(0).strip(), "a measured number "
+                                "with no command that produces it (`make ...` or "
                                 "`python3 -m ...`) in its paragraph, "
                                 "row, item or heading"))
     return bad
@@ -744,7 +744,7 @@ FIXTURE_RECORDS = ("GOOD the design, explained\n"
                    "DEAD see /" "work/notes.md\n"
                    "DEAD see " "shared" "/design/tree.md\n")
 
-# The runners and figures rules: one unit a marker, GOOD ones must pass
+# The runners and numbers rules: one unit a marker, GOOD ones must pass
 # and each DEAD one be flagged on its line.
 FIXTURE_RULES = """\
 GOOD `mutant:7-bad` is caught by `make verify`.
@@ -850,16 +850,16 @@ def self_test_rules(ok, repo):
         if not m:
             continue
         want = m.group(1) == "DEAD"
-        rule = "figures" if "mutant:" not in line else "runners"
+        rule = "numbers" if "mutant:" not in line else "runners"
         ok(want == (ln in flagged), f"self-test ({rule}): "
            f"{m.group(2)[:60]} {'is flagged' if want else 'passes'}")
     for first, want in (("Written by `make verify`: the whole page.", False),
                         ("Made by hand, `make verify` aside.", True)):
         page = first + "\n\n# Results\n\n691 states\n"
         got = bool(check_rules(repo, "docs/fixture.md", page))
-        ok(got == want, "self-test (figures): a page that begins "
+        ok(got == want, "self-test (numbers): a page that begins "
            f"{first[:24]!r} {'is flagged' if want else 'passes'} for a "
-           "figure far from any command")
+           "number far from any command")
 
 
 def self_test(ok):
@@ -913,7 +913,7 @@ def main(argv):
            [f"{page}:{ln}: `{ref}`: {why}" for ln, ref, why in dead])
         bad = check_rules(repo, page, repo.read(page))
         ok(not bad, f"{page}: each mutant cited with its runner, each "
-           "figure with its command",
+           "measured number with its command",
            [f"{page}:{ln}: {what}: {why}" for ln, what, why in bad])
     if not argv:
         for page in explanatory_pages(repo):
