@@ -490,7 +490,7 @@ def main():
          "taken within each round, given as the median and (the range) "
          "over the rounds: below 1 is dynrcu ahead (for callbacks per "
          "second, above 1). How each side measures, and why the figures "
-         "differ: [linux.md](linux.md#side-by-side-with-linux-make-bench-linux).",
+         "differ: [linux-bench.md](linux-bench.md).",
          ""]
     L += table(results, cpus, rounds)
     with open(OUT, "w") as f:

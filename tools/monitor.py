@@ -85,7 +85,7 @@ def dump_cpus(sock_path, kernel, frames=12):
 def qemu_threads(pid):
     """QEMU's own threads, state and CPU time, for when its monitor does
     not answer: a main thread running while every vCPU thread waits is
-    QEMU livelocked, not the guest (docs/kernel.md)."""
+    QEMU livelocked, not the guest (docs/kernel-qemu.md)."""
     lines = [f"harness: the monitor did not answer; QEMU's threads "
              f"(pid {pid}): state, user+system seconds, wait channel"]
     try:

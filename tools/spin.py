@@ -157,7 +157,7 @@ def prepare(c):
 # The reduced model 7 and the models built from it stay sound only while
 # every grace-period-visible access of the NMI handler goes through the
 # NMI_* macros, which check that each atomic block holds at most one of
-# them (docs/spin.md, section 5).  A raw access bypasses that check.
+# them (docs/spin-big.md).  A raw access bypasses that check.
 LINTED = ('dyntickRCU-irq-nmi-ssl-reduced.spin', 'dyntickRCU-unbounded.spin')
 
 

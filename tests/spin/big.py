@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""make verify-big: model 7 exhaustively at the article's bounds (3,3,3).
+"""make verify-big: model 7 exhaustively at (3,3,3), the scale of the
+article's "several hundred million" states (it names no bounds).
 
 The straightforward encoding (dyntickRCU-irq-nmi-ssl.spin) needs some
 7e8 states there, beyond 16 GB even with -DCOLLAPSE; the article used a
 ~40 GB machine.  The restructured encoding
-(dyntickRCU-irq-nmi-ssl-reduced.spin, see docs/spin.md) proves the same
+(dyntickRCU-irq-nmi-ssl-reduced.spin, see docs/spin-big.md) proves the same
 thing in well under the 4 GB / 30 minute target.  This script:
 
   1. proves (3,3,3) with the reduced model: exhaustive search (no
@@ -34,7 +35,7 @@ MEM_LIMIT_MB = 4096
 TIME_LIMIT_S = 30 * 60
 B333 = {'NOHZ': 3, 'IRQ': 3, 'NMI': 3}
 # The largest bounds at which the straightforward model 7 completes
-# within the same 4 GB (docs/spin.md has the frontier).
+# within the same 4 GB (docs/spin-big.md has the frontier).
 B_COMMON = {'NOHZ': 3, 'IRQ': 2, 'NMI': 2}
 
 M7 = 'dyntickRCU-irq-nmi-ssl.spin'

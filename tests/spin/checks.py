@@ -9,7 +9,8 @@ from tools.spin import check
 # Bounds at which "make verify" runs the three-process models: small
 # enough for the 60-second budget, big enough that every mutant is caught.
 # Model 7 runs at (1,2,1), the bounds of the article's published model
-# files; its (3,3,3) proof, the article's scale, is "make verify-big".
+# files; its (3,3,3) proof, at the scale of the article's count, is
+# "make verify-big".
 B_IRQ = {'NOHZ': 3, 'IRQ': 3}
 B_NMI = {'NOHZ': 1, 'IRQ': 2, 'NMI': 1}
 
@@ -105,14 +106,14 @@ CHECKS.append(check('A atomic design', 'dyntickRCU-atomic.spin', B_NMI,
                     kind='extra'))
 RATIOS = [('A atomic design', '7 NMIs')]
 
-# Model 7 restructured for verify-big (docs/spin.md): at small bounds it
+# Model 7 restructured for verify-big (docs/spin-big.md): at small bounds it
 # must pass, and catch every mutant that model 7 catches (mutants/R-*).
 CHECKS.append(check('R model 7, reduced', 'dyntickRCU-irq-nmi-ssl-reduced.spin',
                     B_NMI, 'pass', 'same verdict as model 7', opt='-O0',
                     kind='extra'))
 RATIOS.append(('R model 7, reduced', '7 NMIs'))
 
-# Model 7 with the counter abstracted (docs/spin.md, section 7), its loops
+# Model 7 with the counter abstracted (docs/spin-unbounded.md), its loops
 # bounded as in the reduced model: it must pass and catch every mutant
 # (mutants/U-*); "make verify-unbounded" runs it unbounded.
 CHECKS.append(check('U model 7, abstract counter', 'dyntickRCU-unbounded.spin',
@@ -120,7 +121,7 @@ CHECKS.append(check('U model 7, abstract counter', 'dyntickRCU-unbounded.spin',
                     kind='extra'))
 
 # The modern design's idle protocol (context tracking and Tree RCU's FQS
-# scan, docs/spin.md section 8), its loops bounded as model 7's: it must
+# scan, docs/spin-tree.md), its loops bounded as model 7's: it must
 # pass and catch its mutants (mutants/T-*); "make verify-unbounded" proves
 # it unbounded.
 CHECKS.append(check('T tree idle protocol', 'dyntickRCU-tree.spin', B_NMI,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The hand-written models against the C that boots (docs/spin.md,
-section 11): no drift.
+"""The hand-written models against the C that boots
+(docs/spin-drift.md): no drift.
 
     python3 -m tests.spin.drift [--c-root DIR] [--hand FILE ...]
 

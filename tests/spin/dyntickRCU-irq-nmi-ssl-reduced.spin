@@ -37,7 +37,7 @@
  * mutants R-nmi-early-gp-sample and R-nmi-early-gp-sample-raw show each
  * check catching such an edit.
  *
- * docs/spin.md gives the argument at length.  "make verify" checks that
+ * docs/spin-big.md gives the argument at length.  "make verify" checks that
  * this model catches every mutant of model 7 at small bounds (mutants/R-*);
  * "make verify-big" checks that it agrees with model 7, mutants included,
  * at the largest bounds both can run, (3,2,2).

@@ -33,7 +33,7 @@
  *
  * Every concrete step has an abstract step that matches it, so a pass
  * here is a pass of the concrete model, for safety and for liveness
- * (docs/spin.md, section 7, gives the argument and the validation).
+ * (docs/spin-unbounded.md gives the argument and the validation).
  *
  * With MAX_DYNTICK_LOOP_NOHZ, _IRQ and _NMI all defined, the loops are
  * bounded exactly as in the reduced model, with its liveness check

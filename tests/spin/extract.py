@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The extracted models of make verify (docs/spin.md, section 10).
+"""The extracted models of make verify (docs/spin-extracted.md).
 
     python3 -m tests.spin.extract [--only SUBSTRING]
-    python3 -m tests.spin.extract --table   # docs/spin.md's step table
+    python3 -m tests.spin.extract --table   # docs/spin-extractor.md's step table
 
 regenerates every model from the C that boots (tools/extract: SPECS
 below, into build/spin/extracted/), runs each harness of
@@ -712,7 +712,7 @@ def judge(c, res, done):
 
 
 def table():
-    """docs/spin.md's table: each extracted C function and its steps,
+    """docs/spin-extractor.md's table: each extracted C function and its steps,
     from the source maps of the models just generated."""
     smaps = generate(spin.ROOT, EXTRACTED)
     marks = {'step': '', 'private': ' (private: joins)',

@@ -15,7 +15,7 @@ SPIN_RUNNER := tests.spin.run
 verify:
 	python3 -m $(SPIN_RUNNER) verify
 
-# Model 7 exhaustively at the article's bounds (3,3,3).
+# Model 7 exhaustively at (3,3,3), the scale of the article's count.
 verify-big:
 	python3 -m $(SPIN_RUNNER) big
 

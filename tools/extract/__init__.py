@@ -14,7 +14,7 @@ a value read from shared memory, an atomic's memory order weaker than
 the model gives it, a plain access to a field the code also marks.
 What the spec abstracts, it names with a reason.  The harnesses that
 call the inlines, and the memory models, are tests/spin/extracted/ and
-tests/spin/wmm/memory.pml; docs/spin.md (section 10) says what is
+tests/spin/wmm/memory.pml; docs/spin-extractor.md says what is
 extracted and what the harness assumes.
 
 A spec is a dict:

@@ -1,6 +1,6 @@
 /*
- * What the harnesses of the extracted models share (docs/spin.md,
- * section 10): two CPUs; CPU 1 is the idle CPU of the article's models,
+ * What the harnesses of the extracted models share
+ * (docs/spin-extracted.md): two CPUs; CPU 1 is the idle CPU of the article's models,
  * whose contexts are its idle task (mainline), an interrupt handler and
  * an NMI handler; CPU 0 runs the updater and the grace period.  A
  * harness defines GEN (its generated inlines' file name) and the

@@ -1,5 +1,5 @@
 /*
- * Harness of the extracted 2008 model (docs/spin.md, section 10): the
+ * Harness of the extracted 2008 model (docs/spin-extracted.md): the
  * processes that call the Promela that tools/extract made from
  * rcu/rcupreempt/dynticks.c and rcu/rcupreempt/rcupreempt.c (generated
  * as dynticks2008-layout.pml and dynticks2008-gen.pml under
@@ -47,7 +47,7 @@
  * between rcu_exit_nohz()'s counter store and its smp_mb() finds the
  * new, odd counter by forwarding, skips rcu_irq_enter()'s barrier, and
  * its reader's loads pass the buffered store: make verify runs that
- * too, and it must fail (docs/spin.md, section 10).
+ * too, and it must fail (docs/spin-extracted.md).
  */
 
 #define NCPU	2

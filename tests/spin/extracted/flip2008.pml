@@ -1,5 +1,5 @@
 /*
- * Harness of the extracted 2008 flip model (docs/spin.md, section 10):
+ * Harness of the extracted 2008 flip model (docs/spin-extracted.md):
  * preemptable RCU's read side and grace-period machine, as
  * rcu/rcupreempt/rcupreempt.c has them, made into Promela by
  * tools/extract (flip2008-layout.pml and flip2008-gen.pml under

@@ -1,5 +1,5 @@
 /*
- * Harness of the extracted modern model (docs/spin.md, section 10):
+ * Harness of the extracted modern model (docs/spin-extracted.md):
  * Linux 6.12's context tracking and Tree RCU's idle protocol, as
  * rcu/tree/context_tracking.c, rcu/tree/tree.c and
  * rcu/tree/tree_plugin.c have them, made into Promela by tools/extract

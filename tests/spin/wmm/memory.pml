@@ -1,5 +1,5 @@
 /*
- * The memory models of the extracted models (docs/spin.md, section 10):
+ * The memory models of the extracted models (docs/spin-extractor.md):
  * dyntickRCU-wmm.spin's macros, generalised from its one counter to
  * every shared location, and from its one CPU to NCPU of them.
  *
