@@ -218,6 +218,9 @@ static u64 n_sent_idle[2], n_sent_busy[2];	/* [0] IRQ, [1] NMI */
 static u64 n_window_irqs;
 /* torture_lock_delay(): spins done and their total ns, from any CPU. */
 static u64 n_lock_delays, lock_delay_ns;
+/* Hook calls from a nested rcu_read_lock(), and the first one's depth. */
+static u64 n_lock_delay_nested;
+static int lock_delay_nested_depth;
 
 /* The first error, for the report; claimed once, from any context. */
 static struct {
@@ -299,6 +302,18 @@ static void torture_lock_delay(void)
 	static u64 rng = 0x1b873593ULL;
 	u64 r, ns;
 
+	/*
+	 * Both flavours call the hook from an outermost lock only, with the
+	 * count of the task (or of the task a handler interrupted) not yet
+	 * set (rcupreempt) or just set to 1 (tree): any other count is a
+	 * nested lock calling it, where holding grace periods up proves
+	 * nothing.  Checked in every context, before any early return.
+	 */
+	int depth = READ_ONCE(current->rcu_read_lock_nesting);
+
+	if (depth != (rcu_flavor_is_tree() ? 1 : 0) &&
+	    !__atomic_fetch_add(&n_lock_delay_nested, 1, __ATOMIC_RELAXED))
+		WRITE_ONCE(lock_delay_nested_depth, depth);
 	if (in_interrupt() || !READ_ONCE(torture_running))
 		return;
 	/* A racy shared generator is fine: any value will do. */
@@ -1292,7 +1307,7 @@ static void torture_reset(void)
 	n_window_irqs = 0;
 	memset(n_sent_idle, 0, sizeof(n_sent_idle));
 	memset(n_sent_busy, 0, sizeof(n_sent_busy));
-	n_lock_delays = lock_delay_ns = 0;
+	n_lock_delays = lock_delay_ns = n_lock_delay_nested = 0;
 	torture_version = n_alloc = n_alloc_fail = n_free = 0;
 	memset(n_gp, 0, sizeof(n_gp));
 	n_cond_done = n_poll_done = 0;
@@ -1626,6 +1641,12 @@ int rcu_torture_run(void)
 		printk("rcu-torture: !!! torture_lock_delay_us=%u but none of %lu task readers' rcu_read_lock() ran the delay (rcu=%s)\n",
 		       torture_lock_delay_us, t.reads[CTX_TASK],
 		       rcu_flavor_name());
+		fail = true;
+	}
+	if (n_lock_delay_nested) {
+		printk("rcu-torture: !!! the rcu_read_lock() hook ran %lu times in a nested lock (the first at nesting %d, rcu=%s): only an outermost lock may run it\n",
+		       (unsigned long)n_lock_delay_nested,
+		       lock_delay_nested_depth, rcu_flavor_name());
 		fail = true;
 	}
 	/* The option must have done something: one IRQ per few cycles. */

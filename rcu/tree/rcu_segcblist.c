@@ -64,6 +64,18 @@ bool rcu_segcblist_accelerate(struct rcu_segcblist *rsclp, unsigned long seq)
 	return true;
 }
 
+bool rcu_segcblist_lastgp(struct rcu_segcblist *rsclp, unsigned long *seq)
+{
+	/* NEXT_READY's grace period is never earlier than WAIT's. */
+	for (int i = RCU_NEXT_READY_TAIL; i > RCU_DONE_TAIL; i--) {
+		if (!seg_empty(rsclp, i)) {
+			*seq = rsclp->gp_seq[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq)
 {
 	int i, j;

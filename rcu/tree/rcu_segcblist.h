@@ -35,6 +35,11 @@ void rcu_segcblist_enqueue(struct rcu_segcblist *rsclp,
 			   struct rcu_head *rhp);
 /* Give NEXT (and mergeable segments) the grace period seq; true if so. */
 bool rcu_segcblist_accelerate(struct rcu_segcblist *rsclp, unsigned long seq);
+/*
+ * The grace period the newest callback that has one waits for, in *seq;
+ * false if no callback has one (all are DONE or in NEXT).
+ */
+bool rcu_segcblist_lastgp(struct rcu_segcblist *rsclp, unsigned long *seq);
 /* Move every segment whose grace period is done by seq to DONE. */
 void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq);
 /*

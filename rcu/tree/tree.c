@@ -814,6 +814,44 @@ static int rcu_gp_kthread(void *arg)
 /* The tick and callbacks                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Every grace period that this CPU's callbacks wait for must have been
+ * asked for (rcu_start_this_gp()); one that was not leaves them waiting
+ * for ever with the tick running, and no stall warning covers that, as
+ * no grace period is in progress.  The request follows the assignment
+ * outside rdp->lock, so a call_rcu_hurry() this tick interrupted, or a
+ * poster preempted there, leaves it briefly unasked: only a wait of
+ * RCU_CBS_UNASKED_MS of guest time is reported.  This CPU's tick.
+ */
+#define RCU_CBS_UNASKED_MS	1000
+
+static void rcu_check_cbs_requested(struct rcu_tree_data *rdp, u64 now)
+{
+	unsigned long want, needed;
+	bool waits;
+
+	lockdep_assert_irqs_disabled();
+	spin_lock(&rdp->lock);
+	waits = rcu_segcblist_lastgp(&rdp->cblist, &want);
+	spin_unlock(&rdp->lock);
+	needed = READ_ONCE(rcu_state.gp_seq_needed);
+	if (!waits || ULONG_CMP_GE(needed, want)) {
+		rdp->cbs_unasked_since_ns = 0;
+		return;
+	}
+	if (!rdp->cbs_unasked_since_ns) {
+		rdp->cbs_unasked_since_ns = now;
+		return;
+	}
+	WARN(now - rdp->cbs_unasked_since_ns >
+	     RCU_CBS_UNASKED_MS * NSEC_PER_MSEC,
+	     "rcu: cpu%d's callbacks have waited %lu ms for grace period %lu, which nobody asked for (gp_seq_needed %lu, gp_seq %lu)",
+	     rdp->cpu,
+	     (unsigned long)((now - rdp->cbs_unasked_since_ns) /
+			     NSEC_PER_MSEC),
+	     want, needed, READ_ONCE(rcu_state.gp_seq));
+}
+
 /* The tick: hardirq context, IRQs off, on cpu. */
 static void rcu_tree_sched_clock_irq(int cpu)
 {
@@ -853,6 +891,9 @@ static void rcu_tree_sched_clock_irq(int cpu)
 			rcu_start_this_gp(s);
 		if (ready)
 			raise_softirq(RCU_SOFTIRQ);
+		rcu_check_cbs_requested(rdp, ktime_get_ns());
+	} else {
+		rdp->cbs_unasked_since_ns = 0;
 	}
 	/*
 	 * FQS asked for a quiescent state (rdp->rcu_urgent_qs): a context

@@ -124,6 +124,12 @@ struct rcu_tree_data {
 	long blimit;
 	long qlen_last_fqs_check;
 	u64 n_cbs_overload;		/* overload steps taken */
+	/*
+	 * Since when (guest ns; 0: not) a grace period that this CPU's
+	 * callbacks wait for has been beyond rcu_state.gp_seq_needed:
+	 * rcu_check_cbs_requested(), this CPU's tick only.
+	 */
+	u64 cbs_unasked_since_ns;
 	long n_batch_max;		/* the largest batch invoked */
 	u64 n_cb_invoked;
 	u64 n_fqs_reads;		/* FQS scans that read our counter */

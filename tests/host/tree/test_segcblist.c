@@ -25,7 +25,7 @@ static int seg_count(struct rcu_segcblist *l, int seg)
 static void test_segcblist(void)
 {
 	struct rcu_segcblist l;
-	unsigned long seq = 0, s1, s2;
+	unsigned long seq = 0, s1, s2, n_seq = 0;
 	struct rcu_head *done;
 	long n;
 
@@ -37,7 +37,10 @@ static void test_segcblist(void)
 	rcu_segcblist_enqueue(&l, &seg_cbs[1]);
 	s1 = rcu_seq_snap(&seq);
 	CHECK(s1 == 4, "snap of idle 0 is %lu", s1);
+	CHECK(!rcu_segcblist_lastgp(&l, &n_seq), "NEXT has no grace period");
 	CHECK(rcu_segcblist_accelerate(&l, s1), "accelerated");
+	CHECK(rcu_segcblist_lastgp(&l, &n_seq) && n_seq == s1,
+	      "WAIT waits for %lu", n_seq);
 	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 2, "2 in WAIT: %d",
 	      seg_count(&l, RCU_WAIT_TAIL));
 	/* A GP starts (seq 1); one more callback needs the one after. */
@@ -48,6 +51,8 @@ static void test_segcblist(void)
 	CHECK(rcu_segcblist_accelerate(&l, s2), "accelerated again");
 	CHECK(seg_count(&l, RCU_NEXT_READY_TAIL) == 1, "1 in NEXT_READY: %d",
 	      seg_count(&l, RCU_NEXT_READY_TAIL));
+	CHECK(rcu_segcblist_lastgp(&l, &n_seq) && n_seq == s2,
+	      "the newest waits for %lu", n_seq);
 	/* Nothing is done while GP 1 runs. */
 	rcu_segcblist_advance(&l, seq);
 	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 1");
@@ -62,6 +67,8 @@ static void test_segcblist(void)
 	      l.len);
 	CHECK(seg_count(&l, RCU_WAIT_TAIL) == 1, "it moved to WAIT: %d",
 	      seg_count(&l, RCU_WAIT_TAIL));
+	CHECK(rcu_segcblist_lastgp(&l, &n_seq) && n_seq == s2,
+	      "it still waits for %lu", n_seq);
 	/* GP 2 starts and ends: the third is done. */
 	rcu_segcblist_advance(&l, 5);
 	CHECK(!rcu_segcblist_ready_cbs(&l), "none ready during GP 2");
