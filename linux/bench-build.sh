@@ -44,7 +44,8 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$src" worktree add -q -f --detach "$wt" "$head" ||
 		die "git worktree add $wt"
 fi
-# The series' commit, plus linux/bench-patches (refscale's two baselines),
+# The series' commit, plus linux/bench-patches (refscale's baselines,
+# rcuscale's allocating posts and interrupt counts),
 # applied afresh unless the tree already has exactly them.
 patch_id="$head $(cat "$here"/bench-patches/*.patch | sha1sum | cut -d' ' -f1)"
 if [ "$(cat "$wt/.dynrcu-bench-patches" 2>/dev/null)" != "$patch_id" ] ||
