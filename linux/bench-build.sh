@@ -44,7 +44,8 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$src" worktree add -q -f --detach "$wt" "$head" ||
 		die "git worktree add $wt"
 fi
-# The series' commit, plus linux/bench-patches (refscale's two baselines),
+# The series' commit, plus linux/bench-patches (refscale's baselines,
+# rcuscale's allocating posts and interrupt counts),
 # applied afresh unless the tree already has exactly them.
 patch_id="$head $(cat "$here"/bench-patches/*.patch | sha1sum | cut -d' ' -f1)"
 if [ "$(cat "$wt/.dynrcu-bench-patches" 2>/dev/null)" != "$patch_id" ] ||
@@ -67,31 +68,49 @@ if [ ! -f "$wt/.config" ] || [ "$(cat "$wt/.dynrcu-config" 2>/dev/null)" != "$cf
 	) >"$out/config.log" 2>&1 || { tail -20 "$out/config.log"; die "configure"; }
 	echo "$cfg_id" >"$wt/.dynrcu-config"
 fi
-# Every =y/=m and #CHECK# line of the bench fragment, and no =n one.
+# Every line of the bench fragment and every #CHECK# line, as written
+# (CONFIG_HZ=1000 as much as CONFIG_PREEMPT=y), and no =n one set.
 ok=1
 while read -r line; do
+	line=${line#\#CHECK\#}
 	case $line in
-	'#CHECK#'CONFIG_*=[ym]) line=${line#\#CHECK\#} ;&
-	CONFIG_*=[ym]) grep -qx "$line" "$wt/.config" || { log "missing in .config: $line"; ok=0; } ;;
 	CONFIG_*=n) ! grep -qE "^${line%=n}=[ym]" "$wt/.config" || { log "set in .config: $line"; ok=0; } ;;
+	CONFIG_*=*) grep -qx "$line" "$wt/.config" || { log "missing in .config: $line"; ok=0; } ;;
 	esac
 done <"$here/bench-fragment"
 [ $ok = 1 ] || die "the bench fragment is not honoured in $wt/.config"
 
 t0=$(date +%s)
-log "building in $wt (cold: about 1000 files, 26 min on 2 shared cores under make test; warm: under a minute)"
+log "building in $wt (cold: about 1030 files, 26 min at nice 19 on 2 shared cores; warm: under a minute)"
 (cd "$wt" && make -j"$jobs" ARCH=x86_64 CC="ccache gcc" bzImage modules) \
 	>"$out/build.log" 2>&1 || { grep -E 'error|Error' "$out/build.log" | head; tail -20 "$out/build.log"; die "build failed ($out/build.log)"; }
-cp "$wt/arch/x86/boot/bzImage" "$wt/kernel/torture.ko" \
-	"$wt/kernel/rcu/refscale.ko" "$wt/kernel/rcu/rcuscale.ko" "$out/" ||
-	die "copy the kernel and modules"
+# refscale, rcuscale and the modules they depend on (torture.ko when the
+# benchmarks select it as a module), found in this build's modules.order,
+# and nothing left from an earlier configuration.
+rm -f "$out"/*.ko
+ko_path() {
+	local p
+	p=$(grep -E "(^|/)$1\.o\$" "$wt/modules.order" | head -1)
+	[ -n "$p" ] && [ -f "$wt/${p%.o}.ko" ] || die "$1.ko not built: see $wt/.config"
+	echo "$wt/${p%.o}.ko"
+}
+for m in refscale rcuscale; do
+	ko=$(ko_path $m)
+	cp "$ko" "$out/" || die "copy $ko"
+	# The module's "depends=" string (its .modinfo section, as modinfo
+	# prints it), read without needing kmod.
+	for d in $(tr '\0' '\n' <"$ko" | sed -n 's/^depends=//p' | tr ',' ' '); do
+		cp "$(ko_path "$d")" "$out/" || die "copy $d.ko"
+	done
+done
+cp "$wt/arch/x86/boot/bzImage" "$wt/.config" "$out/" || die "copy the kernel"
 log "build: $(($(date +%s) - t0)) s"
 
 root=$out/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,proc,sys,dev,lib/modules}
 cp /bin/busybox "$root/bin/busybox"
-cp "$out"/torture.ko "$out"/refscale.ko "$out"/rcuscale.ko "$root/lib/modules/"
+cp "$out"/*.ko "$root/lib/modules/"
 cp "$here/bench-init" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz" ||

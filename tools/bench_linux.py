@@ -5,26 +5,38 @@ Linux 6.12 under the same QEMU (TCG, -cpu max, 256 MiB, the same vCPU
 counts), in one run.
 
 Linux (linux/bench-build.sh's kernel and initramfs) runs its own refscale
-and rcuscale modules (linux/bench-init loads them); dynrcu runs
+and rcuscale modules (linux/bench-init loads them), twice: as shipped,
+and tuned for latency (the RCU kthreads pinned to CPU 0 and the grace
+period's first scan and its waiter's wake-up hurried); dynrcu runs
 tests=bench_linux (tests/kernel/rcu/bench_linux.c), which takes the same
-figures the same way.  For each CPU count and each round: a dynrcu boot
-per flavour, then a Linux boot, so that the host's load falls on both
-alike.  Each metric's ratio to Linux is taken within a round; the table
-gives the median over the rounds and the range.
+figures the same way.  A round boots each of the four once, in the
+order dynrcu then Linux in odd rounds and the reverse in even ones
+(ABBA), so that a host whose load drifts favours neither side.  Each
+ratio is taken within a round; the table gives the median over the
+rounds and the range.
+
+Three calibration rows come first: the empty loop, a 32-bit atomic
+increment and decrement, and the TSC frequency each kernel calibrated.
+They measure the same thing on both sides, so they must agree within
+CAL_TOL; at a CPU count where they do not, the other rows are not
+printed, since a difference there could be the machine's.
 
 Writes build/bench/linux.md (the section that make docs-figures splices
 into docs/benchmarks.md with tools/splice.py), prints it, and keeps every
 console in build/bench/linux/.  Never fails on performance: only on a
 failed boot or a console it cannot parse.
 
-Usage: python3 -m tools.bench_linux [--cpus 1,2,4,8] [--rounds 3]
+Usage: python3 -m tools.bench_linux [--cpus 1,2,4,8] [--rounds 5]
                                     [--from-logs]
 """
 
 import argparse
+import hashlib
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 
@@ -38,17 +50,34 @@ OUT = os.path.join(BENCH_DIR, "linux.md")
 LINUX_DIR = os.environ.get("DYNRCU_LINUX_DIR", "/var/tmp/dynrcu-linux")
 LINUX_OUT = os.path.join(LINUX_DIR, "out", "bench")
 FLAVORS = ("tree", "rcupreempt")
-SYSTEMS = FLAVORS + ("linux",)
+LINUXES = ("linux", "linux-tuned")
+SYSTEMS = FLAVORS + LINUXES
+NAMES = {"tree": "dynrcu tree", "rcupreempt": "dynrcu rcupreempt",
+         "linux": "Linux 6.12", "linux-tuned": "Linux tuned"}
+# What the latency-tuned Linux adds to its command line: the first
+# force-quiescent-state scan at once rather than after a few jiffies,
+# synchronize_rcu()'s waiter woken by the grace-period kthread itself,
+# and (bench-init) the grace-period kthread and the expedited workers on
+# CPU 0, where dynrcu's run.
+TUNED = ("rcutree.jiffies_till_first_fqs=0 rcutree.rcu_normal_wake_from_gp=1 "
+         "benchlx.pin=1")
 MAX_CPUS = 8            # CONFIG_NR_CPUS of linux/bench-fragment
+MIN_ROUNDS = 5          # fewer make a trial, not a table for the docs
 # The same sizes on both sides.
 LOOPS = 20000           # refscale loops / bench_lx_loops
 RUNS = 15               # refscale nruns / bench_lx_runs
-KFREE_NUM = 8000        # rcuscale kfree_alloc_num / bench_lx_cb_batch
-KFREE_LOOPS = 10        # rcuscale kfree_loops
 GPS = 100               # rcuscale's MIN_MEAS / bench_lx_gps
+CB_NUM = 100            # rcuscale's MIN_MEAS posts / bench_lx_cb_num
+CB_WINDOW = 10          # posts per throughput window: the fastest counts
+CTL_MS = 500            # rcuscale idle_ctl_ms / bench_lx_ctl_ms
+CAL_TOL = 0.05          # calibration rows: dynrcu / Linux within 1 +- this
 # refscale modes: Linux's name, and dynrcu's (None: no counterpart).
 REF_MODES = (("empty", "empty"), ("irqsave", "irq"), ("rcu", "rcu"),
              ("srcu", None), ("refcnt", "refcnt"), ("lock", "lock"))
+GP_KINDS = ("sync", "exp", "busy")      # rcuscale: one writer, no readers
+CB_KINDS = ("pool", "alloc")            # rcuscale: gp_async=1
+# Interrupt kinds rcuscale's bench patch counts on the other CPUs.
+IRQ_KINDS = ("LOC", "RES", "CAL", "TLB", "IWI", "NMI", "dev")
 
 
 class ParseError(Exception):
@@ -68,10 +97,22 @@ def _kv(s):
     return dict(p.split("=", 1) for p in s.split() if "=" in p)
 
 
+def tsc_mhz(text, pattern, who):
+    """The last TSC frequency the console states (Linux may refine its
+    first one)."""
+    found = re.findall(pattern, text)
+    if not found:
+        raise ParseError(f"{who}: no TSC frequency line ({pattern!r})")
+    return float(found[-1])
+
+
 def parse_dynrcu(text):
-    """{"ref": {mode: ns}, "gp": {kind: {...}}, "cb": {...}} from
-    tests=bench_linux's "# bench lx_..." lines."""
-    res = {"ref": {}, "gp": {}, "cb": None}
+    """{"ref": {mode: ns}, "gp": {kind: {...}}, "cb": {kind: [ns]},
+    "tsc_mhz": MHz} from tests=bench_linux's "# bench lx_..." lines."""
+    res = {"ref": {}, "gp": {}, "cb": {},
+           "tsc_mhz": tsc_mhz(text, r"calibrate: LAPIC timer .* TSC "
+                              r"([\d.]+) MHz", "dynrcu")}
+    counts = {}
     for line in text.splitlines():
         m = re.match(r"# bench (lx_\w+) (.*)", line.strip())
         if not m:
@@ -84,12 +125,19 @@ def parse_dynrcu(text):
                 res["gp"][kv["kind"]] = {
                     "median_us": int(kv["median_ns"]) / 1000,
                     "gps": int(kv["gps"]),
-                    "idle_irqs": int(kv["idle_irqs"]),
-                    "idle_ticks": int(kv["idle_ticks"])}
+                    "irqs": int(kv["idle_irqs"]),
+                    "ns": int(kv["total_ns"]),
+                    "ctl_irqs": int(kv["ctl_irqs"]),
+                    "ctl_ns": int(kv["ctl_ns"])}
             elif m.group(1) == "lx_cb":
-                res["cb"] = {"n": int(kv["n"]),
-                             "post_ns": int(kv["post_ns"]),
-                             "all_ns": int(kv["all_invoked_ns"])}
+                counts[kv["kind"]] = int(kv["n"])
+                res["cb"][kv["kind"]] = []
+            elif m.group(1) == "lx_cb_ns":
+                if kv["kind"] not in res["cb"]:
+                    raise ParseError(f"dynrcu: {line.strip()!r} before "
+                                     f"its 'lx_cb kind={kv['kind']}' line")
+                res["cb"][kv["kind"]] += [int(v) for v in
+                                          kv["ns"].split(",")]
         except (KeyError, ValueError) as e:
             raise ParseError(f"dynrcu: bad line {line.strip()!r}: {e}")
     for mode in ("empty", "irq", "rcu", "rcu_direct", "refcnt", "lock"):
@@ -98,8 +146,12 @@ def parse_dynrcu(text):
     for kind in ("sync", "exp"):
         if kind not in res["gp"]:
             raise ParseError(f"dynrcu: no 'lx_gp kind={kind}' line")
-    if not res["cb"]:
-        raise ParseError("dynrcu: no 'lx_cb' line")
+    for kind in CB_KINDS:
+        if kind not in res["cb"]:
+            raise ParseError(f"dynrcu: no 'lx_cb kind={kind}' line")
+        if len(res["cb"][kind]) != counts[kind]:
+            raise ParseError(f"dynrcu: lx_cb kind={kind}: n={counts[kind]}"
+                             f" but {len(res['cb'][kind])} durations")
     return res
 
 
@@ -119,59 +171,48 @@ def sections(text):
     return out
 
 
-def parse_interrupts(lines, which, label, ncpus):
-    """The /proc/interrupts rows bench-init printed ("irq before LABEL:"):
-    {row name: [count per CPU]}."""
-    pre = f"bench-init: irq {which} {label}: "
-    rows = [l[len(pre):] for l in lines if l.startswith(pre)]
-    if not rows:
-        raise ParseError(f"linux: {label}: no 'irq {which}' lines")
-    cpus = rows[0].split()
-    if cpus != [f"CPU{i}" for i in range(len(cpus))] or len(cpus) != ncpus:
-        raise ParseError(f"linux: {label}: /proc/interrupts header "
-                         f"{rows[0].strip()!r} is not CPU0..CPU{ncpus - 1}")
-    table = {}
-    for r in rows[1:]:
-        m = re.match(r"\s*(\w+):((?:\s+\d+)+)", r)
-        if not m:
-            raise ParseError(f"linux: {label}: /proc/interrupts row "
-                             f"{r.strip()!r} unknown")
-        vals = [int(v) for v in m.group(2).split()]
-        if len(vals) >= ncpus:
-            table[m.group(1)] = vals[:ncpus]
-    for name in ("LOC", "CAL", "RES"):
-        if name not in table:
-            raise ParseError(f"linux: {label}: no {name} row in "
-                             "/proc/interrupts")
-    return table
+def parse_other_irqs(lines, which, label):
+    """rcuscale's "other-cpu-irqs WHICH:" line (linux/bench-patches):
+    {"ns": window, kind: count} over every CPU but the writer's."""
+    pat = (rf"rcu-scale: other-cpu-irqs {which}: ns: (\d+) "
+           + " ".join(rf"{k}: (\d+)" for k in IRQ_KINDS) + "$")
+    found = [m for m in (re.search(pat, l) for l in lines) if m]
+    if len(found) != 1:
+        raise ParseError(f"linux: {label}: {len(found)} 'rcu-scale: "
+                         f"other-cpu-irqs {which}: ns: ... dev: ...' "
+                         "lines, expected 1")
+    vals = [int(v) for v in found[0].groups()]
+    return dict(zip(("ns",) + IRQ_KINDS, vals))
 
 
-def idle_irqs(lines, label, ncpus):
-    """Interrupts on CPUs 1..N-1 from before to after: LOC, CAL, RES and
-    every per-CPU row."""
-    if ncpus < 2:
-        return None
-    a = parse_interrupts(lines, "before", label, ncpus)
-    b = parse_interrupts(lines, "after", label, ncpus)
-    d = {n: sum(b[n][c] - a[n][c] for c in range(1, ncpus))
-         for n in a if n in b}
-    return {"LOC": d["LOC"], "CAL": d["CAL"], "RES": d["RES"],
-            "all": sum(d.values())}
+def writer_durations(lines, label):
+    """rcuscale's writer 0 durations, in its order."""
+    durs = [(int(m.group(1)), int(m.group(2))) for m in
+            (re.fullmatch(r"rcu-scale:\s+0 writer-duration:\s+(\d+) (\d+)",
+                          l) for l in lines) if m]
+    if [j for j, _ in durs] != list(range(len(durs))):
+        raise ParseError(f"linux: {label}: writer-duration lines not "
+                         "numbered 0, 1, 2, ...")
+    return [d for _, d in durs]
 
 
 def parse_linux(text, ncpus):
     """The same shape as parse_dynrcu, from refscale's and rcuscale's own
-    lines, and bench-init's /proc/interrupts snapshots."""
+    lines and bench-init's."""
+    if "bench-init: done" not in text:
+        raise ParseError("linux: no 'bench-init: done' line")
+    fails = [l for l in text.splitlines() if "bench-init: FAIL" in l]
+    if fails:
+        raise ParseError(f"linux: {fails[0].strip()}")
     sec = sections(text)
-    res = {"ref": {}, "gp": {}, "cb": None}
+    res = {"ref": {}, "gp": {}, "cb": {},
+           "tsc_mhz": tsc_mhz(text, r"bench-init: .*tsc: .*?([\d.]+) MHz",
+                              "linux")}
     for lx, _ in REF_MODES:
         lines = sec.get(f"ref-{lx}")
         if lines is None:
             raise ParseError(f"linux: no 'bench-init: begin ref-{lx}' "
                              "section")
-        if any("FAIL" in l for l in lines if l.startswith("bench-init:")):
-            raise ParseError(f"linux: ref-{lx}: bench-init says "
-                             + next(l for l in lines if "FAIL" in l))
         try:
             i = next(i for i, l in enumerate(lines)
                      if re.search(rf"^{re.escape(lx)}-ref-scale: END OF "
@@ -191,45 +232,40 @@ def parse_linux(text, ncpus):
             raise ParseError(f"linux: ref-{lx}: {len(runs)} runs after "
                              f"'Runs<TAB>Time(ns)', expected {RUNS}")
         res["ref"][lx] = min(runs)
-    for kind in ("sync", "exp"):
+    for kind in GP_KINDS + CB_KINDS:
         label = f"gp-{kind}"
         lines = sec.get(label)
         if lines is None:
+            if kind == "busy" and ncpus < 2:
+                continue        # bench-init: no other CPU to keep busy
             raise ParseError(f"linux: no 'bench-init: begin {label}' "
                              "section")
-        durs = [int(m.group(1)) for m in
-                (re.fullmatch(r"rcu-scale:\s+0 writer-duration:\s+\d+ "
-                              r"(\d+)", l) for l in lines) if m]
-        summ = [re.search(r"rcu-scale: start: \d+ end: \d+ duration: "
-                          r"(\d+) gps: (\d+) batches: (-?\d+)", l)
-                for l in lines]
-        summ = [m for m in summ if m]
-        if not durs or not summ:
-            raise ParseError(f"linux: {label}: no rcuscale "
-                             "'writer-duration' or 'start: ... batches:' "
-                             "lines")
-        gps = int(summ[0].group(2))
+        durs = writer_durations(lines, label)
+        summ = [m for m in (re.search(r"rcu-scale: start: \d+ end: \d+ "
+                                      r"duration: \d+ gps: (\d+) batches: "
+                                      r"-?\d+", l) for l in lines) if m]
+        if not summ:
+            raise ParseError(f"linux: {label}: no rcuscale 'start: ... "
+                             "gps: ... batches:' line")
+        gps = int(summ[0].group(1))
         if len(durs) != gps:
             raise ParseError(f"linux: {label}: {len(durs)} "
                              f"writer-duration lines, 'gps: {gps}'")
-        res["gp"][kind] = {"median_us": statistics.median(durs) / 1000,
-                           "gps": gps,
-                           "batches": int(summ[0].group(3)),
-                           "irqs": idle_irqs(lines, label, ncpus)}
-    lines = sec.get("gp-kfree")
-    if lines is None:
-        raise ParseError("linux: no 'bench-init: begin gp-kfree' section")
-    m = [re.search(r"Total time taken by all kfree'ers: (\d+) ns, loops: "
-                   r"(\d+), batches: (-?\d+)", l) for l in lines]
-    m = [x for x in m if x]
-    p = [re.search(r"kfree_rcu_test: .*kfree_alloc_num=(\d+) "
-                   r"kfree_loops=(\d+)", l) for l in lines]
-    p = [x for x in p if x]
-    if not m or not p:
-        raise ParseError("linux: gp-kfree: no 'Total time taken by all "
-                         "kfree'ers' or '--- kfree_rcu_test:' line")
-    res["cb"] = {"n": int(p[0].group(1)) * int(p[0].group(2)),
-                 "post_ns": int(m[0].group(1)), "all_ns": None}
+        if kind in CB_KINDS:
+            # The posts before the writer's 100th, all while measuring.
+            if len(durs) < CB_NUM:
+                raise ParseError(f"linux: {label}: {len(durs)} posts, "
+                                 f"expected {CB_NUM} or more")
+            res["cb"][kind] = durs[:CB_NUM]
+            continue
+        g = {"median_us": statistics.median(durs) / 1000, "gps": gps}
+        if kind != "busy":
+            test = parse_other_irqs(lines, "test", label)
+            ctl = parse_other_irqs(lines, "control", label)
+            g.update(irqs=sum(test[k] for k in IRQ_KINDS), ns=test["ns"],
+                     ctl_irqs=sum(ctl[k] for k in IRQ_KINDS),
+                     ctl_ns=ctl["ns"], by_kind=test)
+        res["gp"][kind] = g
     return res
 
 
@@ -237,64 +273,89 @@ def parse_linux(text, ncpus):
 # Metrics and the table
 # ---------------------------------------------------------------------
 
+def best_window_rate(durs, window=CB_WINDOW):
+    """Posts per second in the fastest run of `window` consecutive posts:
+    the host's other work only ever slows a window down."""
+    if len(durs) < window:
+        raise ParseError(f"{len(durs)} posts, fewer than one window of "
+                         f"{window}")
+    best = min(sum(durs[i:i + window])
+               for i in range(0, len(durs) - window + 1, window))
+    return window * 1e9 / best if best > 0 else None
+
+
+def net_irqs(g):
+    """Interrupts on the other CPUs per 1000 grace periods, less the
+    background the control window measured, scaled to the test's length."""
+    if g["gps"] <= 0 or g["ctl_ns"] <= 0:
+        return None
+    background = g["ctl_irqs"] * g["ns"] / g["ctl_ns"]
+    return (g["irqs"] - background) * 1000 / g["gps"]
+
+
 def metrics(sysname, r, ncpus):
     """{metric: value} for one boot (None: not measured there)."""
     ref = r["ref"]
     empty = ref["empty"]
-    irq = ref["irqsave" if sysname == "linux" else "irq"]
-    out = {"rcu_ns": ref["rcu"] - empty, "irq_ns": irq - empty}
+    lx = sysname in LINUXES
+    irq = ref["irqsave" if lx else "irq"]
+    out = {"empty_ns": empty, "refcnt_ns": ref["refcnt"] - empty,
+           "tsc_mhz": r["tsc_mhz"],
+           "rcu_ns": ref["rcu"] - empty, "irq_ns": irq - empty}
     out["rcu_over_irq"] = (out["rcu_ns"] / out["irq_ns"]
                            if out["irq_ns"] > 0 else None)
     # Linux's rcu_read_lock() is its direct call already.
-    out["rcu_direct_ns"] = (out["rcu_ns"] if sysname == "linux" else
+    out["rcu_direct_ns"] = (out["rcu_ns"] if lx else
                             ref["rcu_direct"] - empty)
-    out["refcnt_ns"] = ref["refcnt"] - empty
     out["lock_ns"] = ref["lock"] - empty
     out["srcu_ns"] = ref["srcu"] - empty if "srcu" in ref else None
+    for kind in GP_KINDS:
+        g = r["gp"].get(kind)
+        out[f"{kind}_us"] = g["median_us"] if g else None
     for kind in ("sync", "exp"):
         g = r["gp"][kind]
-        out[f"{kind}_us"] = g["median_us"]
-        if ncpus < 2:
-            out[f"{kind}_irqs"] = None
-        elif sysname == "linux":
-            # Per writer call, as dynrcu's: rcuscale's gp_seq difference
-            # ("batches") counts every grace period, and one
-            # synchronize_rcu() can take two.
-            n = g["gps"]
-            out[f"{kind}_irqs"] = (g["irqs"]["all"] * 1000 / n
-                                   if n > 0 else None)
-            out[f"{kind}_loc_cal_res"] = "/".join(
-                f"{g['irqs'][k] * 1000 / n:.0f}" if n > 0 else "-"
+        out[f"{kind}_irqs"] = net_irqs(g) if ncpus > 1 else None
+        if lx and ncpus > 1:
+            out[f"{kind}_by_kind"] = "/".join(
+                f"{g['by_kind'][k] * 1000 / g['gps']:.0f}"
                 for k in ("LOC", "CAL", "RES"))
-        else:
-            out[f"{kind}_irqs"] = g["idle_irqs"] * 1000 / g["gps"]
-    cb = r["cb"]
-    out["cb_per_s"] = cb["n"] / (cb["post_ns"] / 1e9)
+    for kind in CB_KINDS:
+        out[f"cb_{kind}_per_s"] = best_window_rate(r["cb"][kind])
     return out
 
 
 # (key, heading, unit, lower is better)
+CALIBRATION = (("empty_ns", "calibration: the empty loop, per iteration",
+                "ns"),
+               ("refcnt_ns", "calibration: 32-bit atomic inc + dec, net",
+                "ns"),
+               ("tsc_mhz", "calibration: the TSC frequency the kernel "
+                "found", "MHz"))
 METRICS = (("rcu_ns", "`rcu_read_lock()`/`unlock()` pair, net of the loop",
             "ns", True),
            ("rcu_direct_ns", "the same, the flavour's functions called "
-            "directly (no boot-time dispatch; Linux: its pair again)", "ns",
-            True),
+            "directly (Linux: its pair again)", "ns", True),
            ("irq_ns", "bare IRQ save/restore pair, net of the loop", "ns",
             True),
            ("rcu_over_irq", "read pair ÷ own IRQ pair", "×", True),
-           ("refcnt_ns", "refcnt: atomic inc + dec, net", "ns", True),
            ("lock_ns", "lock: spin lock + unlock, net", "ns", True),
            ("srcu_ns", "srcu: `srcu_read_lock()`/`unlock()`, net", "ns",
             True),
            ("sync_us", "`synchronize_rcu()`, N−1 idle, median", "µs", True),
+           ("busy_us", "`synchronize_rcu()`, N−1 busy, median", "µs", True),
            ("exp_us", "`synchronize_rcu_expedited()`, N−1 idle, median",
             "µs", True),
-           ("cb_per_s", "callbacks posted per second (allocation + "
-            "`call_rcu()`; Linux: `kfree_rcu()`)", "/s", False),
+           ("cb_pool_per_s", "`call_rcu()` posts per second, from a "
+            "preallocated pool (Linux: rcuscale `gp_async=1`)", "/s", False),
+           ("cb_alloc_per_s", "allocate + `call_rcu()` posts per second, "
+            "freed by the callback (Linux: the same, `gp_async_alloc=1`)",
+            "/s", False),
            ("sync_irqs", "interrupts on the idle CPUs per 1000 "
-            "`synchronize_rcu()`", "", True),
+            "`synchronize_rcu()`, background subtracted", "", True),
            ("exp_irqs", "interrupts on the idle CPUs per 1000 "
-            "`synchronize_rcu_expedited()`", "", True))
+            "`synchronize_rcu_expedited()`, background subtracted", "",
+            True))
+PAIRS = tuple((f, lx) for f in FLAVORS for lx in LINUXES)
 
 
 def fmt(v, unit=""):
@@ -309,55 +370,105 @@ def fmt(v, unit=""):
     return f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
 
 
-def ratio_cell(pairs):
-    """Median (min–max) of the per-round ratios dynrcu ÷ Linux."""
-    rs = [a / b for a, b in pairs if a is not None and b not in (None, 0)]
+def ratios(results, key, n, a, b):
+    """a ÷ b for each round in which both measured key."""
+    pa = [m.get(key) if m else None for m in results.get((a, n), [])]
+    pb = [m.get(key) if m else None for m in results.get((b, n), [])]
+    return [x / y for x, y in zip(pa, pb)
+            if x is not None and y not in (None, 0)]
+
+
+def ratio_cell(rs):
+    """Median (min–max) of per-round ratios."""
     if not rs:
         return "–"
 
     def r(x):
-        if x == 0 or x >= 100:
+        if x == 0 or abs(x) >= 100:
             return f"{x:.0f}"
-        return f"{x:.2f}" if x >= 0.01 else f"{x:.2g}"
+        return f"{x:.2f}" if abs(x) >= 0.01 else f"{x:.2g}"
     return (f"{r(statistics.median(rs))} ({r(min(rs))}–{r(max(rs))})"
             if len(rs) > 1 else r(rs[0]))
 
 
-def table(results, cpus, rounds):
+def calibration_problems(results, n):
+    """The calibration rows at n CPUs on which a dynrcu flavour and a
+    Linux disagree by more than CAL_TOL (median of the per-round ratios),
+    or that are missing."""
+    probs = []
+    for key, title, _ in CALIBRATION:
+        for a, b in PAIRS:
+            rs = ratios(results, key, n, a, b)
+            if not rs:
+                probs.append(f"{title}: no {NAMES[a]} ÷ {NAMES[b]} round")
+            elif abs(statistics.median(rs) - 1) > CAL_TOL:
+                probs.append(f"{title}: {NAMES[a]} ÷ {NAMES[b]} = "
+                             f"{statistics.median(rs):.3f}")
+    return probs
+
+
+def row(results, key, title, unit, n):
+    med = {}
+    for s in SYSTEMS:
+        ok = [m.get(key) for m in results.get((s, n), [])
+              if m and m.get(key) is not None]
+        med[s] = statistics.median(ok) if ok else None
+    if all(v is None for v in med.values()):
+        return None
+    cells = [ratio_cell(ratios(results, key, n, a, b)) for a, b in PAIRS]
+    u = f" ({unit})" if unit and unit != "×" else ""
+    return (f"| {title}{u} | {n} | "
+            + " | ".join(fmt(med[s], unit) for s in SYSTEMS) + " | "
+            + " | ".join(cells) + " |")
+
+
+def table(results, cpus):
     """results[(system, n)] = [metrics of each round] (None: failed)."""
-    L = ["| metric | CPUs | dynrcu tree | dynrcu rcupreempt | Linux 6.12 "
-         "| tree ÷ Linux | rcupreempt ÷ Linux |",
-         "|---|---:|---:|---:|---:|---:|---:|"]
+    head = ("| metric | CPUs | " + " | ".join(NAMES[s] for s in SYSTEMS)
+            + " | " + " | ".join(f"{a} ÷ {NAMES[b]}" for a, b in PAIRS)
+            + " |")
+    L = [head, "|---|---:|" + "---:|" * (len(SYSTEMS) + len(PAIRS))]
+    unreadable = {}
+    for n in cpus:
+        probs = calibration_problems(results, n)
+        if probs:
+            unreadable[n] = probs
+    for key, title, unit in CALIBRATION:
+        for n in cpus:
+            r = row(results, key, title, unit, n)
+            if r:
+                L.append(r)
     for key, title, unit, _ in METRICS:
         for n in cpus:
-            med, per = {}, {}
-            for s in SYSTEMS:
-                vals = [m.get(key) if m else None
-                        for m in results.get((s, n), [])]
-                per[s] = vals
-                ok = [v for v in vals if v is not None]
-                med[s] = statistics.median(ok) if ok else None
-            if all(v is None for v in med.values()):
+            if n in unreadable:
                 continue
-            cells = [ratio_cell(list(zip(per[f], per["linux"])))
-                     for f in FLAVORS]
-            L.append(f"| {title}{' (' + unit + ')' if unit and unit != '×' else ''} "
-                     f"| {n} | {fmt(med['tree'], unit)} "
-                     f"| {fmt(med['rcupreempt'], unit)} "
-                     f"| {fmt(med['linux'], unit)} | {cells[0]} "
-                     f"| {cells[1]} |")
+            r = row(results, key, title, unit, n)
+            if r:
+                L.append(r)
+    for n, probs in unreadable.items():
+        L += ["", f"**At {n} CPUs the calibration rows disagree by more "
+              f"than {CAL_TOL:.0%}, so the other rows cannot be read "
+              "there and are left out:** " + "; ".join(probs) + "."]
     L += ["", "Linux's interrupts on the idle CPUs per 1000 calls, "
           "by kind (LOC local timer / CAL function-call IPI / RES "
-          "reschedule IPI), medians over the rounds:", "",
-          "| CPUs | normal: LOC/CAL/RES | expedited: LOC/CAL/RES |",
-          "|---:|---|---|"]
+          "reschedule IPI), before the background is subtracted, "
+          "medians over the rounds:", "",
+          "| CPUs | Linux | normal: LOC/CAL/RES | expedited: LOC/CAL/RES |",
+          "|---:|---|---|---|"]
     for n in cpus:
-        ms = [m for m in results.get(("linux", n), []) if m]
-        if n < 2 or not ms:
-            continue
-        L.append(f"| {n} | {ms[len(ms) // 2].get('sync_loc_cal_res', '–')} "
-                 f"| {ms[len(ms) // 2].get('exp_loc_cal_res', '–')} |")
+        for s in LINUXES:
+            ms = [m for m in results.get((s, n), []) if m]
+            if n < 2 or not ms:
+                continue
+            mid = ms[len(ms) // 2]
+            L.append(f"| {n} | {NAMES[s]} | {mid.get('sync_by_kind', '–')} "
+                     f"| {mid.get('exp_by_kind', '–')} |")
     return L
+
+
+def round_order(rnd):
+    """ABBA: dynrcu first in odd rounds, Linux first in even ones."""
+    return SYSTEMS if rnd % 2 else tuple(reversed(SYSTEMS))
 
 
 def parse_cpus(s):
@@ -375,21 +486,21 @@ def parse_cpus(s):
     return cpus
 
 
-def linux_cmdline():
+def linux_cmdline(sysname):
     # no_timer_check: as linux/linux-test.sh boots (the IO-APIC timer
     # check judges the host's speed and panics on a loaded one).
     return ("console=ttyS0 panic=-1 quiet no_timer_check "
             f"benchlx.ref={','.join(lx for lx, _ in REF_MODES)} "
-            f"benchlx.gp=sync,exp,kfree benchlx.loops={LOOPS} "
-            f"benchlx.runs={RUNS} benchlx.kfree_num={KFREE_NUM} "
-            f"benchlx.kfree_loops={KFREE_LOOPS}")
+            f"benchlx.gp={','.join(GP_KINDS + CB_KINDS)} "
+            f"benchlx.loops={LOOPS} benchlx.runs={RUNS} "
+            f"benchlx.ctl_ms={CTL_MS}"
+            + (f" {TUNED}" if sysname == "linux-tuned" else ""))
 
 
 def dynrcu_cmdline(fl):
     return (f"rcu={fl} tests=bench_linux bench_lx_loops={LOOPS} "
             f"bench_lx_runs={RUNS} bench_lx_gps={GPS} "
-            f"bench_lx_cb_num={KFREE_NUM * KFREE_LOOPS} "
-            f"bench_lx_cb_batch={KFREE_NUM}")
+            f"bench_lx_cb_num={CB_NUM} bench_lx_ctl_ms={CTL_MS}")
 
 
 def one_boot(sysname, n, rnd, timeout, from_logs):
@@ -399,11 +510,12 @@ def one_boot(sysname, n, rnd, timeout, from_logs):
     if from_logs:
         with open(log, errors="replace") as f:
             text = f.read().replace("\r", "")
-        status = 0 if sysname == "linux" else 33
-    elif sysname == "linux":
+        status = 0 if sysname in LINUXES else 33
+    elif sysname in LINUXES:
         status, text, _ = boot.boot(
-            os.path.join(LINUX_OUT, "bzImage"), n, linux_cmdline(), timeout,
-            log, ["-initrd", os.path.join(LINUX_OUT, "initramfs.cpio.gz")])
+            os.path.join(LINUX_OUT, "bzImage"), n, linux_cmdline(sysname),
+            timeout, log,
+            ["-initrd", os.path.join(LINUX_OUT, "initramfs.cpio.gz")])
     else:
         status, text, _ = boot.boot(os.path.join(ROOT, "build",
                                                  "kernel.elf"), n,
@@ -412,25 +524,72 @@ def one_boot(sysname, n, rnd, timeout, from_logs):
     if status is None:
         return None, secs, f"timeout after {timeout} s ({log})"
     try:
-        if sysname == "linux":
-            if "bench-init: done" not in text:
-                raise ParseError("linux: no 'bench-init: done' line")
+        if sysname in LINUXES:
             r = parse_linux(text, n)
         else:
             problems = judge_ktap(text, status)
             if problems:
                 raise ParseError("; ".join(problems[:3]))
             r = parse_dynrcu(text)
+        return metrics(sysname, r, n), secs, None
     except ParseError as e:
         return None, secs, f"{e} ({log})"
-    return metrics(sysname, r, n), secs, None
+
+
+def _cmd(args):
+    try:
+        return subprocess.run(args, capture_output=True, text=True,
+                              cwd=ROOT).stdout.strip()
+    except OSError:
+        return ""
+
+
+def provenance():
+    """What the table measured: dynrcu's commit (marked when the tree
+    had changes), Linux's .config and QEMU's version."""
+    commit = _cmd(["git", "rev-parse", "--short=12", "HEAD"]) or "?"
+    if _cmd(["git", "status", "--porcelain", "--untracked-files=no"]):
+        commit += " with uncommitted changes"
+    try:
+        with open(os.path.join(LINUX_OUT, ".config"), "rb") as f:
+            config = hashlib.sha256(f.read()).hexdigest()[:12]
+    except OSError:
+        config = "?"
+    qemu = (_cmd(["qemu-system-x86_64", "--version"]).splitlines()
+            or ["?"])[0]
+    m = re.search(r"version (\S+)", qemu)
+    return {"dynrcu": commit, "config": config,
+            "qemu": m.group(1) if m else qemu}
+
+
+def header(rounds, cpus, run):
+    accel = (os.environ.get("ACCEL") or "tcg").upper()
+    L = ["## Side by side with Linux 6.12", "",
+         f"Written by `make bench-linux` (`tools/bench_linux.py`) from "
+         f"dynrcu {run['dynrcu']}, Linux's `.config` sha256 "
+         f"{run['config']}… (`linux/bench-build.sh`), QEMU {run['qemu']} "
+         f"{accel} with `-cpu max` and 256 MiB: {rounds} "
+         f"round{'s' if rounds != 1 else ''} at each "
+         f"of {', '.join(map(str, cpus))} CPUs, each round a boot of "
+         "each kernel, dynrcu first in odd rounds and Linux first in even "
+         f"ones; {run['when']}. Values are medians over the rounds; a "
+         "ratio is dynrcu ÷ Linux taken within each round, given as the "
+         "median and (the range) over the rounds: below 1 is dynrcu "
+         "ahead (for posts per second, above 1). How each side measures, "
+         "and what is not held equal: "
+         "[linux-bench.md](linux-bench.md)."]
+    if rounds < MIN_ROUNDS:
+        L += ["", f"**{rounds} round{'s' if rounds != 1 else ''}, fewer "
+              f"than {MIN_ROUNDS}: a trial "
+              "of the method, not a measurement.**"]
+    return L + [""]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpus", default=os.environ.get("BENCH_CPUS",
                                                      "1,2,4,8"))
-    ap.add_argument("--rounds", default="3")
+    ap.add_argument("--rounds", default=str(MIN_ROUNDS))
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--check-args", action="store_true",
                     help="only check --cpus and --rounds (before a build)")
@@ -440,7 +599,8 @@ def main():
     cpus = parse_cpus(args.cpus)
     if not args.rounds.isdigit() or int(args.rounds) < 1:
         raise SystemExit(f"bench-linux: --rounds '{args.rounds}': expected "
-                         "a positive number (3 or more for the docs)")
+                         f"a positive number ({MIN_ROUNDS} or more for "
+                         "the docs)")
     rounds = int(args.rounds)
     if args.check_args:
         return 0
@@ -450,11 +610,22 @@ def main():
             raise SystemExit(f"bench-linux: no {LINUX_OUT}/{f}: run "
                              "linux/bench-build.sh (make bench-linux does)")
     os.makedirs(LOG_DIR, exist_ok=True)
+    # The run's own circumstances, kept beside its consoles for --from-logs.
+    run_file = os.path.join(LOG_DIR, "run.json")
+    if args.from_logs:
+        try:
+            with open(run_file) as f:
+                run = json.load(f)
+        except (OSError, ValueError):
+            run = dict.fromkeys(("dynrcu", "config", "qemu"), "?")
+            run["when"] = "circumstances of the run not recorded"
+    else:
+        run = provenance()
     t_start = time.monotonic()
     results, bad = {}, 0
     for n in cpus:
         for rnd in range(1, rounds + 1):
-            for s in SYSTEMS:
+            for s in round_order(rnd):
                 m, secs, prob = one_boot(s, n, rnd, args.timeout,
                                          args.from_logs)
                 results.setdefault((s, n), []).append(m)
@@ -462,37 +633,17 @@ def main():
                       f"{secs:.0f} s"
                       + (f"; PROBLEM: {prob}" if prob else ""), flush=True)
                 bad += prob is not None
-    try:
-        load = " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        load = "?"
-    # The run's own circumstances, kept beside its consoles for --from-logs.
-    run_file = os.path.join(LOG_DIR, "run.txt")
-    if args.from_logs:
+    if not args.from_logs:
         try:
-            with open(run_file) as f:
-                run = f.read().strip()
+            load = " ".join(open("/proc/loadavg").read().split()[:3])
         except OSError:
-            run = "circumstances of the run not recorded"
-    else:
-        run = (f"boots took {time.monotonic() - t_start:.0f} s in all; "
-               f"host load average {load} at the end; "
-               + time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))
+            load = "?"
+        run["when"] = (f"boots took {time.monotonic() - t_start:.0f} s in "
+                       f"all; host load average {load} at the end; "
+                       + time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))
         with open(run_file, "w") as f:
-            f.write(run + "\n")
-    accel = (os.environ.get("ACCEL") or "tcg").upper()
-    L = ["## Side by side with Linux 6.12", "",
-         f"Written by `make bench-linux` (`tools/bench_linux.py`): "
-         f"{rounds} rounds at each of {', '.join(map(str, cpus))} CPUs, "
-         f"each round a dynrcu boot per flavour then a Linux boot, all "
-         f"under QEMU {accel} with `-cpu max` and 256 MiB; {run}. "
-         "Values are medians over the rounds; a ratio is dynrcu ÷ Linux "
-         "taken within each round, given as the median and (the range) "
-         "over the rounds: below 1 is dynrcu ahead (for callbacks per "
-         "second, above 1). How each side measures, and why the figures "
-         "differ: [linux-bench.md](linux-bench.md).",
-         ""]
-    L += table(results, cpus, rounds)
+            json.dump(run, f)
+    L = header(rounds, cpus, run) + table(results, cpus)
     with open(OUT, "w") as f:
         f.write("\n".join(L) + "\n")
     for l in L:

@@ -45,12 +45,14 @@ bench: $(KERNEL)
 	@python3 -m tools.bench --cpus $(BENCH_CPUS)
 
 # Side by side with Linux 6.12 (tools/bench_linux.py): linux/bench-build.sh
-# builds 6.12 with refscale and rcuscale (in its own worktree and output
-# directory beside make test's Linux build, with ccache), then each CPU
-# count gets BENCH_ROUNDS rounds of a dynrcu boot per flavour and a Linux
-# boot.  The section goes to $(BENCH_DIR)/linux.md, which make
-# docs-figures splices into docs/benchmarks.md.  Not part of make test.
-BENCH_ROUNDS ?= 3
+# builds 6.12 for the benchmark (linux/bench-fragment: HZ=1000, -O2, no
+# torture test built in) with refscale and rcuscale (in its own worktree
+# and output directory beside make test's Linux build, with ccache), then
+# each CPU count gets BENCH_ROUNDS rounds, each a boot per dynrcu flavour
+# and per Linux column (as shipped, tuned for latency), in ABBA order.
+# The section goes to $(BENCH_DIR)/linux.md, which make docs-figures
+# splices into docs/benchmarks.md.  Not part of make test.
+BENCH_ROUNDS ?= 5
 .PHONY: bench-linux
 bench-linux: $(KERNEL)
 	@python3 -m tools.bench_linux --cpus "$(BENCH_CPUS)" \

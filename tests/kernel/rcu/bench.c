@@ -65,6 +65,26 @@ static int spinner(void *arg)
 	return 0;
 }
 
+int bench_spin_start(int self)
+{
+	int cpu, n = 0;
+
+	WRITE_ONCE(spin_stop, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			kthread_run(spinner, NULL, cpu, "bench-spin");
+			n++;
+		}
+	msleep(20);		/* each spinner on its CPU */
+	return n;
+}
+
+void bench_spin_stop(void)
+{
+	WRITE_ONCE(spin_stop, 1);
+	msleep(20);		/* the spinners exit */
+}
+
 /* Idle-loop passes on all CPUs: those that halted, those that spun. */
 static void idle_passes(u64 *halts, u64 *spins)
 {
@@ -104,22 +124,14 @@ static void gp_latency(const char *mode)
 
 static void gp_latency_test(void *arg)
 {
-	int self = raw_smp_processor_id();
-	int cpu, n = 0;
+	int n;
 
 	(void)arg;
 	msleep(20);		/* let the other CPUs settle into idle */
 	gp_latency("idle");
-	WRITE_ONCE(spin_stop, 0);
-	for_each_online_cpu(cpu)
-		if (cpu != self) {
-			kthread_run(spinner, NULL, cpu, "bench-spin");
-			n++;
-		}
-	msleep(20);
+	n = bench_spin_start(raw_smp_processor_id());
 	gp_latency("busy");
-	WRITE_ONCE(spin_stop, 1);
-	msleep(20);		/* the spinners exit */
+	bench_spin_stop();
 	ktap_diag("bench gp_latency_note busy_cpus=%d", n);
 }
 
@@ -344,7 +356,7 @@ static void flavor_tick_on(int self)
 
 static void flavor_test(void *arg)
 {
-	int self = raw_smp_processor_id(), cpu;
+	int self = raw_smp_processor_id();
 	u64 irq, outer, direct;
 	unsigned long flags;
 
@@ -366,15 +378,10 @@ static void flavor_test(void *arg)
 		flavor_idle("expedited", true);
 		flavor_tick_on(self);
 	}
-	WRITE_ONCE(spin_stop, 0);
-	for_each_online_cpu(cpu)
-		if (cpu != self)
-			kthread_run(spinner, NULL, cpu, "bench-spin");
-	msleep(20);
+	bench_spin_start(self);
 	if (num_online_cpus() > 1)
 		flavor_gp("busy");
-	WRITE_ONCE(spin_stop, 1);
-	msleep(20);
+	bench_spin_stop();
 }
 
 KTEST_HOOK(bench_flavor)

@@ -42,4 +42,11 @@
 /* The first benchmark to run reports how long the boot took. */
 void bench_boot_time(void);
 
+/*
+ * A preemptible busy loop on every online CPU but self (so each takes its
+ * tick and is never idle), until bench_spin_stop(); returns how many.
+ */
+int bench_spin_start(int self);
+void bench_spin_stop(void);
+
 #endif

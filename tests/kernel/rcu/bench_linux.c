@@ -16,13 +16,18 @@
  *   dispatch in rcu_read_lock() (Linux has none).
  * - grace periods: one thread on CPU 0 calls synchronize_rcu() (or the
  *   expedited one) back to back, the other CPUs idle, as rcuscale's one
- *   writer with no readers; each call timed; the idle CPUs' ticks and
- *   interrupts counted over the same calls.
- * - callbacks: one thread on CPU 0 allocates an object and posts it with
- *   call_rcu() (whose callback frees it), bench_lx_cb_num times in
- *   batches of bench_lx_cb_batch, as rcuscale's kfree test with
- *   kfree_by_call_rcu=1 and one thread: the posting loop's time.  Then
- *   rcu_barrier(), timed too (Linux's figure has no counterpart).
+ *   writer with no readers; each call timed; the idle CPUs' interrupts
+ *   counted over the same calls, and before them over a control window
+ *   of bench_lx_ctl_ms with no grace period requested (the background,
+ *   which the tool subtracts).  Then synchronize_rcu() again with every
+ *   other CPU running a preemptible busy loop.
+ * - callbacks: one thread on CPU 0 posts bench_lx_cb_num callbacks with
+ *   call_rcu(), each post timed, as rcuscale's gp_async=1: from a
+ *   preallocated pool (the callback only counts itself back, as
+ *   rcuscale's returns its block to a freelist), then each object
+ *   allocated before its post and freed by its callback (rcuscale's
+ *   bench-only gp_async_alloc=1).  Every duration is printed, and the
+ *   tool reduces both sides' the same way.
  *
  * The sizes come from the command line, so the tool gives both sides the
  * same ones.  Never fails on performance.
@@ -32,6 +37,7 @@
 #include "kernel/ktap.h"
 #include "kernel/mm.h"
 #include "kernel/param.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/sort.h"
 #include "kernel/spinlock.h"
@@ -43,12 +49,14 @@
 
 #define LX_MAX_RUNS	64
 #define LX_MAX_GPS	1000
+#define LX_MAX_CBS	1000	/* rcuscale's gp_async_max: its pool */
+#define LX_NS_PER_LINE	20	/* durations per "lx_cb_ns" line */
 
 static unsigned int bench_lx_loops = 20000;
 static unsigned int bench_lx_runs = 15;
 static unsigned int bench_lx_gps = 100;
-static unsigned int bench_lx_cb_num = 8000;
-static unsigned int bench_lx_cb_batch = 8000;
+static unsigned int bench_lx_cb_num = 100;
+static unsigned int bench_lx_ctl_ms = 500;
 
 kparam_uint("bench_lx_loops", bench_lx_loops, 1, 10000000,
 	    "make bench-linux: iterations per reader run (refscale loops)");
@@ -56,14 +64,17 @@ kparam_uint("bench_lx_runs", bench_lx_runs, 1, LX_MAX_RUNS,
 	    "make bench-linux: reader runs per mode (refscale nruns)");
 kparam_uint("bench_lx_gps", bench_lx_gps, 1, LX_MAX_GPS,
 	    "make bench-linux: grace periods per kind (rcuscale's 100)");
-kparam_uint("bench_lx_cb_num", bench_lx_cb_num, 1, 10000000,
-	    "make bench-linux: callbacks posted (kfree_alloc_num x kfree_loops)");
-kparam_uint("bench_lx_cb_batch", bench_lx_cb_batch, 1, 10000000,
-	    "make bench-linux: callbacks between two yields (kfree_alloc_num)");
+kparam_uint("bench_lx_cb_num", bench_lx_cb_num, 1, LX_MAX_CBS,
+	    "make bench-linux: callbacks posted, each timed (rcuscale's 100)");
+kparam_uint("bench_lx_ctl_ms", bench_lx_ctl_ms, 0, 10000,
+	    "make bench-linux: control window of the idle CPUs' interrupts (rcuscale idle_ctl_ms)");
 
 static struct spinlock lx_lock = SPINLOCK_INIT("bench_lx");
-static unsigned long lx_refcnt;
-static u64 lx_samples[LX_MAX_GPS > LX_MAX_RUNS ? LX_MAX_GPS : LX_MAX_RUNS];
+static int lx_refcnt;		/* an int, as Linux's atomic_t */
+/* Each run's, grace period's or post's time: LX_MAX_GPS is the most. */
+_Static_assert(LX_MAX_RUNS <= LX_MAX_GPS && LX_MAX_CBS <= LX_MAX_GPS,
+	       "lx_samples holds every sample of a kind");
+static u64 lx_samples[LX_MAX_GPS];
 
 /* Each section as its own out-of-line function, as refscale's. */
 static noinline void lx_empty(int n)
@@ -146,15 +157,32 @@ static void lx_ref(const char *mode, void (*section)(int))
 		  lx_samples[runs - 1] / 1000, lx_samples[runs - 1] % 1000);
 }
 
-static void lx_gp(const char *kind, bool exp)
+/* The idle CPUs' interrupts over bench_lx_ctl_ms with nothing asked of RCU. */
+static void lx_ctl(struct cpu_counts *sum, u64 *ns)
+{
+	struct cpu_counts *before = cpu_counts_snap();
+	u64 t0 = ktime_get_ns();
+
+	msleep(bench_lx_ctl_ms);
+	*ns = ktime_get_ns() - t0;
+	idle_cpus_delta(before, raw_smp_processor_id(), "lx_ctl", sum);
+	kfree(before);
+}
+
+/* busy: the other CPUs run spinners, and their interrupts are not counted. */
+static void lx_gp(const char *kind, bool exp, bool busy)
 {
 	unsigned int n = bench_lx_gps;
 	int self = raw_smp_processor_id();
-	struct cpu_counts *before, sum = { 0, 0 };
+	struct cpu_counts *before, sum = { 0, 0 }, ctl = { 0, 0 };
 	long c0;
-	u64 t0, all;
+	u64 t0, all, ctl_ns = 0;
 
 	msleep(20);		/* the other CPUs back in idle */
+	if (busy)
+		bench_spin_start(self);
+	else if (num_online_cpus() > 1 && bench_lx_ctl_ms)
+		lx_ctl(&ctl, &ctl_ns);
 	before = cpu_counts_snap();
 	c0 = rcu_batches_completed();
 	t0 = ktime_get_ns();
@@ -169,51 +197,73 @@ static void lx_gp(const char *kind, bool exp)
 	}
 	all = ktime_get_ns() - t0;
 	c0 = rcu_batches_completed() - c0;
-	if (num_online_cpus() > 1)
+	if (busy)
+		bench_spin_stop();
+	else if (num_online_cpus() > 1)
 		idle_cpus_delta(before, self, "lx_gp", &sum);
 	kfree(before);
 	sort_u64(lx_samples, n);
-	ktap_diag("bench lx_gp rcu=%s cpus=%u kind=%s gps=%u batches=%ld median_ns=%lu p90_ns=%lu total_ns=%lu idle_ticks=%lu idle_irqs=%lu",
+	ktap_diag("bench lx_gp rcu=%s cpus=%u kind=%s gps=%u batches=%ld median_ns=%lu p90_ns=%lu total_ns=%lu idle_ticks=%lu idle_irqs=%lu ctl_ns=%lu ctl_irqs=%lu",
 		  rcu_flavor_name(), num_online_cpus(), kind, n, c0,
 		  lx_samples[n / 2], lx_samples[n * 9 / 10], all, sum.ticks,
-		  sum.wakeups);
+		  sum.wakeups, ctl_ns, ctl.wakeups);
 }
 
+/* rcuscale's struct writer_mblock: an rcu_head, a list link, an owner. */
 struct lx_obj {
-	char pad[8];
 	struct rcu_head rh;
+	void *link, *owner;
 };
 
-static void lx_free(struct rcu_head *rh)
+static struct lx_obj *lx_pool;
+static int lx_inflight;		/* rcuscale's ws_inflight */
+
+static void lx_pool_cb(struct rcu_head *rh)
 {
+	(void)rh;
+	__atomic_sub_fetch(&lx_inflight, 1, __ATOMIC_RELAXED);
+}
+
+static void lx_free_cb(struct rcu_head *rh)
+{
+	__atomic_sub_fetch(&lx_inflight, 1, __ATOMIC_RELAXED);
 	kfree(container_of(rh, struct lx_obj, rh));
 }
 
-static void lx_cb(void)
+/*
+ * pool: each post takes the next object of lx_pool; alloc: a fresh one.
+ * Each post timed alone, as rcuscale's writer times each of its own.
+ */
+static void lx_cb(const char *kind, bool alloc)
 {
-	unsigned int n = bench_lx_cb_num, batch = bench_lx_cb_batch;
-	u64 t0, post, drain;
+	unsigned int n = bench_lx_cb_num;
 	long c0 = rcu_batches_completed(), gps;
 
-	t0 = ktime_get_ns();
 	for (unsigned int i = 0; i < n; i++) {
-		struct lx_obj *p = kmalloc(sizeof(*p));
+		u64 t = ktime_get_ns();
+		struct lx_obj *p = alloc ? kmalloc(sizeof(*p)) : &lx_pool[i];
 
 		if (!p) {
 			ktap_diag("bench lx_cb: kmalloc failed after %u", i);
 			n = i;
 			break;
 		}
-		call_rcu(&p->rh, lx_free);
-		if ((i + 1) % batch == 0)
-			yield();	/* rcuscale: cond_resched() */
+		__atomic_add_fetch(&lx_inflight, 1, __ATOMIC_RELAXED);
+		call_rcu(&p->rh, alloc ? lx_free_cb : lx_pool_cb);
+		lx_samples[i] = ktime_get_ns() - t;
 	}
-	post = ktime_get_ns() - t0;
 	gps = rcu_batches_completed() - c0;
-	rcu_barrier();
-	drain = ktime_get_ns() - t0;
-	ktap_diag("bench lx_cb rcu=%s cpus=%u n=%u post_ns=%lu gps_while_posting=%ld all_invoked_ns=%lu",
-		  rcu_flavor_name(), num_online_cpus(), n, post, gps, drain);
+	rcu_barrier();		/* the pool is free again */
+	ktap_diag("bench lx_cb rcu=%s cpus=%u kind=%s n=%u gps_while_posting=%ld",
+		  rcu_flavor_name(), num_online_cpus(), kind, n, gps);
+	for (unsigned int i = 0; i < n; i += LX_NS_PER_LINE) {
+		char buf[LX_NS_PER_LINE * 12], *q = buf;
+
+		for (unsigned int j = i; j < n && j < i + LX_NS_PER_LINE; j++)
+			q += snprintf(q, buf + sizeof(buf) - q, "%s%lu",
+				      j > i ? "," : "", lx_samples[j]);
+		ktap_diag("bench lx_cb_ns kind=%s first=%u ns=%s", kind, i, buf);
+	}
 }
 
 static void lx_test(void *arg)
@@ -226,9 +276,17 @@ static void lx_test(void *arg)
 	lx_ref("rcu_direct", lx_rcu_direct);
 	lx_ref("refcnt", lx_refcnt_loop);
 	lx_ref("lock", lx_lock_loop);
-	lx_gp("sync", false);
-	lx_gp("exp", true);
-	lx_cb();
+	lx_gp("sync", false, false);
+	lx_gp("exp", true, false);
+	if (num_online_cpus() > 1)
+		lx_gp("busy", false, true);
+	lx_pool = kmalloc(LX_MAX_CBS * sizeof(*lx_pool));
+	if (lx_pool)
+		lx_cb("pool", false);
+	else
+		ktap_diag("bench lx_cb: no pool of %u", LX_MAX_CBS);
+	kfree(lx_pool);
+	lx_cb("alloc", true);
 }
 
 KTEST_HOOK(bench_linux)
