@@ -83,14 +83,24 @@ SPECS = {
         files={
             'rcu/rcupreempt/dynticks.c': [],
             'rcu/rcupreempt/rcupreempt.c': [
-                '__rcu_read_lock', '__rcu_read_unlock', 'rcu_try_flip_idle',
-                'rcu_try_flip_waitack', 'rcu_try_flip_waitzero',
-                'rcu_try_flip_waitmb', 'rcu_check_mb',
-                'rcupreempt_torture_gp_passed'],
+                '__rcu_read_lock', '__rcu_read_unlock', 'rcu_try_flip',
+                'rcu_check_mb', 'rcupreempt_torture_gp_passed'],
         },
         objects={'rcu_data': 'NCPU', 'rcu_ctrlblk': None, 'task': 'NTASK'},
         calls={'rcu_pending': ('expr', 'RCU_PENDING({0})',
-                               'the callback keeps the machine going')},
+                               'the callback keeps the machine going'),
+               'spin_trylock': ('expr', '1', 'fliplock: only CPU 0 runs '
+                                'the machine here, so it always gets it'),
+               '__spin_release': ('expr', '0', 'likewise'),
+               'preempt_enable_after_unlock': ('expr', '0', 'no task is '
+                                               'preempted on CPU 0'),
+               'ktime_get_ns': ('expr', '0', 'time: only the statistics '
+                                'and the stall detector read it'),
+               'rcu_stall_gp_start': ('expr', '0', 'the stall detector: '
+                                      'left out'),
+               'rcu_stall_check': ('expr', '0', 'likewise'),
+               'rcu_stats_state_change': ('expr', '0', 'statistics: '
+                                          'left out')},
         constants={'rcu_read_lock_delay_hook':
                    ('0', 'the torture test\'s hook is off')},
         export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
@@ -98,7 +108,9 @@ SPECS = {
                'rcu_try_flip_idle()\'s read of the value it increments: '
                'only the flip machine writes it, under '
                'rcu_ctrlblk.fliplock, so its own plain read races with no '
-               'write'},
+               'write',
+               ('rcu_ctrlblk', 'rcu_try_flip_state'):
+               'rcu_try_flip()\'s read of the state it writes: likewise'},
         private={('rcu_data', 'rcu_dyntick_snapshot'): 'C_GP',
                  ('task', 'rcu_read_lock_nesting'): 'C_MAIN',
                  ('task', 'rcu_flipctr_idx'): 'C_MAIN'},
@@ -110,7 +122,7 @@ SPECS = {
                 'ct_idle_enter', 'ct_idle_exit', 'ct_irq_enter',
                 'ct_irq_exit', 'ct_nmi_enter', 'ct_nmi_exit'],
             'rcu/tree/tree.c': [
-                'rcu_watching_snap_save', 'rcu_watching_snap_recheck',
+                'rcu_gp_init', 'rcu_gp_fqs', 'rcu_gp_done',
                 'rcu_tree_sched_clock_irq'],
             'rcu/tree/tree_plugin.c': [
                 '__rcu_tree_read_lock', '__rcu_tree_read_unlock',
@@ -118,12 +130,15 @@ SPECS = {
         },
         objects={'context_tracking': 'NCPU', 'rcu_tree_data': 'NCPU',
                  'rcu_node': '1', 'task': 'NTASK', 'rcu_state': None},
-        params={'rcu_watching_snap_save': {'rdp': 'rcu_tree_data'},
-                'rcu_watching_snap_recheck': {'rdp': 'rcu_tree_data'},
-                'rcu_preempt_blocked_readers_cgp': {'rnp': 'rcu_node'}},
+        params={'rcu_preempt_blocked_readers_cgp': {'rnp': 'rcu_node'}},
         index_fields={('rcu_tree_data', 'cpu'): 'rdp->cpu is rdp\'s index'},
         pointer_fields={('rcu_tree_data', 'mynode'):
-                        ('rcu_node', '0', 'one leaf')},
+                        ('rcu_node', '0', 'one leaf'),
+                        ('rcu_state', 'level'):
+                        ('rcu_node', '0', 'one level: the leaf is the '
+                         'root')},
+        # The tree's nodes: rcu_state.node[], one element here.
+        object_fields={('rcu_state', 'node'): 'rcu_node'},
         field_values={
             ('rcu_tree_data', 'gp_seq'):
             ('0', 'the CPU has noticed only the grace period before the '
@@ -136,7 +151,21 @@ SPECS = {
             ('0', 'FQS never asks this CPU to reschedule: the context '
              'switch that would follow is left out'),
             ('rcu_tree_data', 'exp_deferred_qs'):
-            ('0', 'expedited grace periods are not modelled')},
+            ('0', 'expedited grace periods are not modelled'),
+            ('rcu_state', 'num_nodes'): ('1', 'one node, a leaf'),
+            ('rcu_state', 'num_levels'): ('1', 'likewise'),
+            ('rcu_node', 'level'): ('0', 'likewise'),
+            ('rcu_node', 'grplo'): ('0', 'the leaf covers every CPU'),
+            ('rcu_node', 'grphi'): ('(NCPU - 1)', 'likewise'),
+            ('rcu_node', 'qsmaskinit'):
+            ('((1 << NCPU) - 1)', 'every CPU online: no hotplug '
+             '(rcu_gp_init_apply_hotplug() is left out)'),
+            ('rcu_node', 'qsmaskinitnext'): ('((1 << NCPU) - 1)',
+                                             'likewise'),
+            ('rcu_node', 'wait_blkd_tasks'): ('0', 'likewise'),
+            ('rcu_state', 'gp_start_ns'):
+            ('0', 'time: ktime_get_ns() is 0, so a scan never finds a '
+             'holdout urgent (rcu_urgent_qs stays 0)')},
         constants={'rcu_read_lock_delay_hook':
                    ('DELAY_HOOK', 'the torture test\'s hook: the '
                     'harness\'s DELAY_HOOK, on in the ",delay" runs')},
@@ -157,9 +186,36 @@ SPECS = {
             'rcu_read_lock_delay_hook':
             ('step', 'LOCK_DELAY(me_cpu, me_ctx)', 'the torture test\'s '
              'delay: the harness records that this lock ran it'),
-            'spin_lock': ('expr', '0', 'the leaf\'s lock: REPORT_QS '
-                          'is atomic and a full barrier'),
-            'spin_unlock': ('expr', '0', 'likewise'),
+            'spin_lock': ('acquire', 'SPIN_LOCK(me_cpu, me_ctx, {0})',
+                          'a lock, the harness\'s: the leaf\'s excludes '
+                          'REPORT_QS, PREEMPT and UNLOCK_SPECIAL, which '
+                          'take it'),
+            'spin_unlock': ('release', 'SPIN_UNLOCK(me_cpu, me_ctx, {0})',
+                            'likewise'),
+            '__spin_release': ('release',
+                               'SPIN_UNLOCK(me_cpu, me_ctx, {0})',
+                               'likewise (spin_unlock_irqrestore())'),
+            'preempt_enable_after_unlock': ('expr', '0', 'the kthread is '
+                                            'not preempted here'),
+            'preempt_disable': ('expr', '0', 'likewise'),
+            'preempt_enable': ('expr', '0', 'likewise'),
+            'ktime_get_ns': ('expr', '0', 'time: only statistics, the '
+                             'stall detector and urgency read it'),
+            'rcu_gp_set_state': ('expr', '0', 'the kthread\'s state, for '
+                                 'the stall report: left out'),
+            'record_gp_stall_check_time': ('expr', '0', 'the stall '
+                                           'detector: left out'),
+            'rcu_gp_hook': ('expr', '0', 'the boot tests\' hook: off'),
+            'rcu_gp_init_apply_hotplug': ('expr', '0', 'no hotplug: '
+                                          'qsmaskinit is every CPU'),
+            'rcu_preempt_check_blocked_tasks_gp_init':
+            ('locked', 'HOLD_BLOCKED(me_cpu, me_ctx)', 'the harness\'s: a '
+             'task already on blkd_tasks holds the grace period (list '
+             'work)'),
+            'rcu_report_qs_rnp':
+            ('step_release', 'REPORT_QS_RNP(me_cpu, me_ctx, {0})', 'the '
+             'harness\'s: the mask\'s CPUs reported, then the leaf\'s lock '
+             'released'),
             'rcu_note_gp_changes_locked':
             ('expr', '0', 'the CPU\'s view of gp_seq: left out'),
             'raise_softirq': ('expr', '0', 'callbacks: left out'),
@@ -168,6 +224,24 @@ SPECS = {
              'left out'),
             'rcu_segcblist_empty': ('expr', '1', 'the idle CPU has no '
                                     'callbacks')},
+        locked={('rcu_node', 'qsmask'): (
+            'rcu_node_lock', 'the reports (REPORT_QS, PREEMPT) take it '
+            'too; rcu_gp_done()\'s unlocked read is the kthread\'s own'),
+                ('rcu_node', 'gp_seq'): ('rcu_node_lock', 'likewise')},
+        sole_writer={('rcu_state', 'gp_seq'): ('C_GP', 'the kthread\'s '
+                                               'sequence')},
+        plain={('rcu_node', 'gp_seq'):
+               'the kthread\'s reads of what it writes, under the leaf\'s '
+               'lock, which every writer holds',
+               ('rcu_node', 'qsmask'): 'likewise',
+               ('rcu_state', 'gp_seq'): 'the kthread\'s reads of what only '
+               'it writes (rcu_seq_start())'},
+        statistics={(o, f): 'the kthread\'s statistics' for o, f in (
+            ('rcu_state', 'n_gp_started'), ('rcu_state', 'n_fqs_scans'),
+            ('rcu_state', 'n_gp_completed'), ('rcu_state', 'gp_lat_sum_ns'),
+            ('rcu_state', 'gp_lat_min_ns'), ('rcu_state', 'gp_lat_max_ns'),
+            ('rcu_tree_data', 'n_fqs_reads'),
+            ('rcu_tree_data', 'n_fqs_excused'))},
         private={('rcu_tree_data', 'watching_snap'): 'C_GP',
                  # Only the tick writes it here, and nothing reads it:
                  # rcu_report_qs_rdp() is the harness's REPORT_QS.
@@ -191,6 +265,25 @@ SPECS = {
                   ('__rcu_tree_read_unlock', 'C_NMI')},
     ),
 }
+
+# The polled API against the grace period, three CPUs: the tree model's
+# grace-period side and idle CPU, and an updater on CPU 2 that polls.
+SPECS['poll612'] = dict(
+    SPECS['tree612'], name='poll612',
+    files={
+        'rcu/tree/context_tracking.c': ['ct_idle_enter', 'ct_idle_exit'],
+        'rcu/tree/tree.c': [
+            'rcu_gp_init', 'rcu_gp_fqs', 'rcu_gp_done', 'rcu_gp_cleanup',
+            'rcu_tree_get_state_synchronize_rcu',
+            'rcu_tree_poll_state_synchronize_rcu'],
+        'rcu/tree/tree_plugin.c': [],
+    },
+    big_constants={**SPECS['tree612']['big_constants'],
+                   (1 << 64) - 4: ('(-4)', '~RCU_SEQ_STATE_MASK: on the '
+                                   'model\'s values, which are never '
+                                   'negative, & -4 clears the same two '
+                                   'bits')},
+    variants={})
 
 # The checks of make verify: (model, bounds (NOHZ, IRQ, NMI), memory
 # models, what the run is for).  Every bound of a smaller run is inside
@@ -219,6 +312,9 @@ RUNS = [
     ('tree612', (0, 1, 1), ('TSO,delay', 'TSO+LB,delay'),
      'the delay hook on, with an NMI\'s reader nested in the '
      'interrupt\'s'),
+    ('poll612', (1, 0, 0), ('SC', 'TSO'),
+     'three CPUs: the polled API\'s updater against the grace period '
+     'and an idle CPU\'s reader'),
 ]
 
 # Runs that must fail: what the model shows that the C does not.
@@ -267,7 +363,8 @@ def generate(root, out_dir, names=None):
 def model_files(name, gen_dir):
     return [os.path.join(gen_dir, name + '-layout.pml'),
             os.path.join(gen_dir, name + '-gen.pml'), MEMORY,
-            os.path.join(HARNESSES, 'common.pml')]
+            os.path.join(HARNESSES, 'common.pml'),
+            os.path.join(HARNESSES, 'tree-gp.pml')]
 
 
 # -- explaining a counterexample --
@@ -632,14 +729,27 @@ def one_mutant(ctx, path, spins, files):
     return mutant_entries(mname, spins, hit, why, gen)
 
 
+def no_post(c, res):
+    """A check with nothing to explain, that judge() still judges."""
+
+
 def mutant_entries(mname, spins, hit, why, gen):
     if why and why.startswith(mutant_patch.ALREADY):
         # One failure, not one a "Spin:" line: each of its runs would be
         # a run of the C as it is, which the clean checks above make.
-        return [spin.check(
+        # judge() skips it instead where one of those fails, as this
+        # mutant's run would: the C is the mutant (a seed revert), and
+        # that failure is the report.
+        c = spin.check(
             'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
             broken='%s; its runs (%s) would be the C\'s own, above' % (
-                why, '; '.join(' '.join(w) for w in spins)))]
+                why, '; '.join(' '.join(w) for w in spins)))
+        c['post'] = no_post
+        c['as_clean'] = [label(w[0], tuple(int(x) for x in
+                                           w[1].split(',')), w[2])
+                         for w in spins if len(w) == 4 and
+                         w[3].startswith('caught')]
+        return [c]
     if hit and not spins:
         return [spin.check(
             'mutant kernel:%s' % mname, '-', {}, 'error', kind='mutant',
@@ -695,10 +805,19 @@ def unit_tests():
 
 def judge(c, res, done):
     """verify_one's verdict, then the caught-by-a-WARN rule; done: the
-    results so far, by check name.  A mutant's run that the clean C
-    fails too (its "clean" check, run before it) says nothing of the
-    mutant, caught or not: it is skipped, naming that failure, which
-    is the C's own and reported as such."""
+    results so far, by check name.  A mutant that the C has already
+    is skipped where a run it must be caught by fails on the C as it
+    is (that failure is the report); otherwise it fails.  A mutant's
+    run that the clean C fails too (its "clean" check, run before it)
+    says nothing of the mutant, caught or not: it is skipped, naming
+    that failure, which is the C's own and reported as such."""
+    failed = [name for name in c.get('as_clean', ())
+              if done.get(name, {}).get('ok') is False]
+    if failed:
+        res['ok'] = None
+        res['msg'] = 'skipped: the C is this mutant (%s); %s fails ' \
+            'above, as its run would' % (res['msg'], ', '.join(failed))
+        return
     base = done.get(c.get('clean'))
     if base is not None and base['ok'] is False:
         res['ok'] = None
