@@ -54,9 +54,10 @@ A spec is a dict:
              touches but under that lock (an object_field name, as
              SPIN_LOCK()'s argument): the accesses made holding it join
              the step before them, as a private field's
-  sole_writer {(object, field): (context, why)}: fields only that
-             context writes: its loads of them join the step before
-             them (LOAD_OWN, STORE_OWN check whose they are)
+  sole_writer {(object, field): (context, [inline...], why)}: fields
+             only that context writes: their loads in those inlines
+             (the context's) join the step before them (LOAD_OWN,
+             STORE_OWN check whose they are)
   statistics {(object, field): why}: counters that only statistics
              read: their loads are 0 and their stores are left out
   object_fields {(object, field): object}: an array field of structs

@@ -894,7 +894,8 @@ class Translator:
     def step_kind(self, key, load=False):
         if key in self.private:
             return 'private'
-        if load and key in self.sole_writer:
+        if load and key in self.sole_writer and \
+                self.top in self.sole_writer[key][1]:
             return 'joined'
         if (self.top_ctx and key in self.cpu_private) or self.under(key):
             return 'joined'
@@ -941,7 +942,8 @@ class Translator:
                 self.emit(Local('LOADP(me_cpu, me_ctx, %s, %s, %s)' % (
                     t, self.addr(lv), self.private[key])))
                 return t
-            if key in self.sole_writer:
+            if key in self.sole_writer and \
+                    self.top in self.sole_writer[key][1]:
                 # The one writer's load of its own value: no other step
                 # changes what it reads (its own buffered store, or
                 # memory), so it joins the step before it (Lipton);

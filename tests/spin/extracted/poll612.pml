@@ -89,7 +89,7 @@ proctype gp()
 	DECL_rcu_gp_done
 	DECL_rcu_gp_cleanup
 	int r;
-	bit first = 1;
+	bit first, scanned;
 	bit shouldexit;
 	short pmem[NLOC];	/* the kthread's private fields */
 

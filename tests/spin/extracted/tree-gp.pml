@@ -59,8 +59,8 @@ bit node_locked;	/* the leaf's lock is held */
  * before a scan that did not end the grace period), and that the first
  * scan excused CPU IDLE if its snapshot showed it idle (the contract of
  * rcu_watching_snap_save() in tree.c; the CPU may also have reported
- * itself).  The caller declares r, first (1) and shouldexit, and
- * pmem[], where the snapshots are.
+ * itself).  The caller declares r, first, scanned and shouldexit (bits,
+ * 0), and pmem[], where the snapshots are.
  */
 inline gp_fqs_loop(stopped)
 {
@@ -68,13 +68,15 @@ inline gp_fqs_loop(stopped)
 	:: rcu_gp_done(GPCPU, C_GP, r);
 		if
 		:: r -> break
-		:: else ->
-			atomic { assert(!shouldexit); shouldexit = stopped };
-			rcu_gp_fqs(GPCPU, C_GP, first);
-			atomic { assert(!first ||
-				 (pmem[A_rcu_tree_data_watching_snap(IDLE)] &
-				  CT_WATCHING) || !(QSMASK & (1 << IDLE)));
-				 first = 0 }
+		:: atomic { !r ->
+			assert(!shouldexit); shouldexit = stopped;
+			/* Checked after the first scan, here (the bit, once
+			 * clear, stays clear, and only the first scan takes a
+			 * snapshot). */
+			assert(!scanned || (pmem[A_rcu_tree_data_watching_snap(
+				IDLE)] & CT_WATCHING) || !(QSMASK & (1 << IDLE)));
+			first = !scanned; scanned = 1 };
+			rcu_gp_fqs(GPCPU, C_GP, first)
 		fi
 	od;
 	r = 0

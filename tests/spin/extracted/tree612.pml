@@ -280,7 +280,7 @@ proctype gp()
 	DECL_rcu_gp_fqs
 	DECL_rcu_gp_done
 	int r;
-	bit first = 1;
+	bit first, scanned;
 	bit shouldexit;
 	short pmem[NLOC];	/* the kthread's private fields */
 
