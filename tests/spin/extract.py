@@ -2,6 +2,7 @@
 """The extracted models of make verify (docs/spin.md, section 10).
 
     python3 -m tests.spin.extract [--only SUBSTRING]
+    python3 -m tests.spin.extract --big     # make verify-big's runs only
     python3 -m tests.spin.extract --table   # docs/spin.md's step table
 
 regenerates every model from the C that boots (tools/extract: SPECS
@@ -51,6 +52,20 @@ KERNEL_MUTANTS = os.path.join(spin.ROOT, 'tests', 'mutants', 'kernel')
 
 MMS = {'SC': 0, 'TSO': 1, 'TSO+LB': 2}
 
+def left_out(why, *names):
+    """The spec's calls for functions the model leaves out: each is 0."""
+    return {name: ('expr', '0', why) for name in names}
+
+
+# What the grace-period side of either design calls that the models
+# leave out.
+GP_SIDE_CALLS = {
+    'preempt_enable_after_unlock': ('expr', '0', 'nothing preempts CPU '
+                                    '0\'s grace-period side here'),
+    'ktime_get_ns': ('expr', '0', 'time: only statistics, the stall '
+                     'detector and FQS urgency read it'),
+}
+
 # What each model extracts, and how (tools/extract/__init__.py says what
 # the keys mean); the harness is tests/spin/extracted/NAME.pml.
 SPECS = {
@@ -92,15 +107,10 @@ SPECS = {
                'spin_trylock': ('expr', '1', 'fliplock: only CPU 0 runs '
                                 'the machine here, so it always gets it'),
                '__spin_release': ('expr', '0', 'likewise'),
-               'preempt_enable_after_unlock': ('expr', '0', 'no task is '
-                                               'preempted on CPU 0'),
-               'ktime_get_ns': ('expr', '0', 'time: only the statistics '
-                                'and the stall detector read it'),
-               'rcu_stall_gp_start': ('expr', '0', 'the stall detector: '
-                                      'left out'),
-               'rcu_stall_check': ('expr', '0', 'likewise'),
-               'rcu_stats_state_change': ('expr', '0', 'statistics: '
-                                          'left out')},
+               **GP_SIDE_CALLS,
+               **left_out('the stall detector and the statistics',
+                          'rcu_stall_gp_start', 'rcu_stall_check',
+                          'rcu_stats_state_change')},
         constants={'rcu_read_lock_delay_hook':
                    ('0', 'the torture test\'s hook is off')},
         export={'GP_STAGES': 'rcu/rcupreempt/rcupreempt.h'},
@@ -195,16 +205,10 @@ SPECS = {
             '__spin_release': ('release',
                                'SPIN_UNLOCK(me_cpu, me_ctx, {0})',
                                'likewise (spin_unlock_irqrestore())'),
-            'preempt_enable_after_unlock': ('expr', '0', 'the kthread is '
-                                            'not preempted here'),
-            'preempt_disable': ('expr', '0', 'likewise'),
-            'preempt_enable': ('expr', '0', 'likewise'),
-            'ktime_get_ns': ('expr', '0', 'time: only statistics, the '
-                             'stall detector and urgency read it'),
-            'rcu_gp_set_state': ('expr', '0', 'the kthread\'s state, for '
-                                 'the stall report: left out'),
-            'record_gp_stall_check_time': ('expr', '0', 'the stall '
-                                           'detector: left out'),
+            **GP_SIDE_CALLS,
+            **left_out('the stall detector and the kthread\'s state for '
+                       'its report', 'rcu_gp_set_state',
+                       'record_gp_stall_check_time'),
             'rcu_gp_hook': ('expr', '0', 'the boot tests\' hook: off'),
             'rcu_gp_init_apply_hotplug': ('expr', '0', 'no hotplug: '
                                           'qsmaskinit is every CPU'),
@@ -577,7 +581,7 @@ def checks(only=None, runs=None):
             out.append(one(label(model, b, mm), model, EXTRACTED, b, mm,
                            'pass', note=note))
     if runs:
-        return out
+        return [c for c in out if not only or only in c['name']]
     for model, b, mm, caught, note in FAILS:
         out.append(one(label(model, b, mm) + ' must fail', model, EXTRACTED,
                        b, mm, 'error', caught, note))
@@ -891,7 +895,7 @@ def main():
     if '--only' in sys.argv:
         only = sys.argv[sys.argv.index('--only') + 1]
     done = {}
-    for c in checks(only):
+    for c in checks(only, BIG_RUNS if '--big' in sys.argv else None):
         res = spin.verify_one(c, spin.build_one(c))
         if c.get('post'):
             c['post'](c, res)
