@@ -228,6 +228,52 @@ def test_walk():
           'ULONG_CMP_GE() is the plain comparison')
 
 
+# A lock the spec names (acquire, release), a field it guards, and a
+# call the spec says runs under it.
+LOCKED = HEAD + """struct lk { int x; };
+struct lk lk;
+void lock(struct lk *l);
+void unlock(struct lk *l);
+void held(void);
+
+void h(void)
+{
+	WRITE_ONCE(pcpu[0].ctr, 1);
+	WRITE_ONCE(pcpu[0].flag, 1);
+	lock(&lk);
+	WRITE_ONCE(pcpu[0].flag, 2);
+	held();
+	unlock(&lk);
+	WRITE_ONCE(pcpu[0].flag, 3);
+}
+"""
+LOCK_CALLS = {'lock': ('acquire', 'LOCK({0})', 'the lock'),
+              'unlock': ('release', 'UNLOCK({0})', 'the lock'),
+              'held': ('locked', 'HELD()', 'under the lock')}
+
+
+def test_locks():
+    (_, text, _), _ = run_c(LOCKED, ['h'], objects=dict(
+        SPEC['objects'], lk=None), calls=LOCK_CALLS, locked={
+        ('pcpu', 'flag'): ('lk', 'the test says so')})
+    steps = [l.strip() for l in text[text.index('inline h'):].splitlines()
+             if l.strip().startswith('atomic')]
+    check(len(steps) == 4 and 'LOCK(lk); STORE' in steps[2] and
+          'HELD(); UNLOCK(lk)' in steps[2],
+          'a locked field\'s store and a locked call join the acquire, '
+          'the release joins them; outside the lock the field\'s '
+          'stores are steps (%d steps)' % len(steps))
+    try:
+        run_c(LOCKED.replace('\tlock(&lk);\n', ''), ['h'], objects=dict(
+            SPEC['objects'], lk=None), calls=LOCK_CALLS)
+    except ExtractError as e:
+        check('none is held here' in e.msg, 'a locked call with no lock '
+              'held fails the extraction: %s' % e)
+    else:
+        check(False, 'a locked call with no lock held: extracted without '
+              'complaint')
+
+
 def test_bad():
     for what, body, msg in BAD:
         line = body[:body.index('/* HERE */')].count('\n') + 1 + \
@@ -255,6 +301,7 @@ def run_tests():
         test_good()
         test_allowed()
         test_walk()
+        test_locks()
         test_bad()
     finally:
         check = saved
@@ -265,6 +312,7 @@ def main():
     test_good()
     test_allowed()
     test_walk()
+    test_locks()
     test_bad()
     failed = results.count(False)
     print('%d passed, %d failed' % (len(results) - failed, failed))
