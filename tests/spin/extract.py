@@ -550,8 +550,11 @@ KIND = {'safety': 'reg[', 'liveness': '!(shouldexit)',
 def one(name, model, gen_dir, b, mm, expect, caught=None, note=''):
     """A check of harness model at bounds b under memory model mm."""
     harness = os.path.join('extracted', model + '.pml')
+    # -DCOLLAPSE: a tenth of the memory, and so of the page faults, at
+    # tree612's (1,1,1) (117 MB against 1,166 MB), in less time.
     c = spin.check(name, harness, bounds_dict(b), expect, note=note,
-                   opt='-O0', kind='extracted', defs=mm_defs(mm),
+                   opt='-O0', cflags=['-DCOLLAPSE'], kind='extracted',
+                   defs=mm_defs(mm),
                    files=model_files(model, gen_dir) + [
                        os.path.join(gen_dir, model + '.map.json')],
                    caught_by=KIND.get(caught), post=explain,
