@@ -875,7 +875,10 @@ def table():
             inner = st['chain'].split(' <- ')[0]
             if inner != st['top'] + '()':
                 line = '%s:%s in %s' % (os.path.basename(path), line, inner)
-            what = st['what'].replace(st['top'] + '_', '')
+            # The inline's own temporaries lose its prefix; a field
+            # that begins with the same words (after a '.') keeps it.
+            what = re.sub(r'(?<![\w.])%s_' % re.escape(st['top']), '',
+                          st['what'])
             what = re.sub(r'\[\(?(me_cpu|a_rdp|\w*cpu)\)?\]', '[cpu]',
                           what)
             what = re.sub(r'\[\(?a_(\w+)\)?\]', r'[\1]', what)

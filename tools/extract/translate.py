@@ -680,18 +680,22 @@ class Translator:
             test = None if None in labels else ' || '.join(
                 '%s == %s' % (v, self.constant(n, x)) for x in labels)
             chain.append((test, stmts))
-        other = []
-        # The default's body, if any, is the chain's last else.
+        # Each case in the C's order (the source map's step order), then
+        # the chain from the last: the default's body, if any, is its
+        # last else.
+        bodies = []
         for test, stmts in chain:
             if test is None:
                 self.depth += 1
-                other = self.block(stmts)
+                bodies.append(self.block(stmts))
                 self.depth -= 1
-        for test, stmts in reversed(chain):
-            if test is None:
-                continue
-            then, _ = self.branches('(%s)' % test, stmts, [])
-            other = [If('(%s)' % test, then, other)]
+            else:
+                bodies.append(self.branches('(%s)' % test, stmts, [])[0])
+        other = next((b for (t, _), b in zip(chain, bodies) if t is None),
+                     [])
+        for (test, _), then in reversed(list(zip(chain, bodies))):
+            if test is not None:
+                other = [If('(%s)' % test, then, other)]
         return pre + other
 
     def expr_stmt(self, n):
