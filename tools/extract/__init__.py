@@ -25,9 +25,13 @@ A spec is a dict:
              the globals the code may touch (None: not an array)
   calls      {function: (kind, template, why)}: calls not to inline,
              and what they become: kind 'expr' (a pure expression),
-             'ctx' (a read of the harness's state) or 'step' (a step of
-             its own that others can see); the template takes the
-             arguments as {0}, {1}...
+             'ctx' (a read of the harness's state), 'step' (a step of
+             its own that others can see), 'acquire' and 'release' (a
+             lock's, named by the first argument; a release joins the
+             step before it), 'step_release' (a step that releases the
+             locks held) or 'locked' (a step on state that only the lock
+             held guards: it joins the step before it); the template
+             takes the arguments as {0}, {1}...
   params     {function: {pointer parameter: object}}: what a top-level
              function's pointer parameters point into; the inline takes
              the element's index instead
@@ -46,6 +50,18 @@ A spec is a dict:
              touches; in a variant (below) they join the step before
   export     {constant: header}: integer constants of the C the harness
              uses, written into the layout as #defines
+  locked     {(object, field): (lock, why)}: fields no other context
+             touches but under that lock (an object_field name, as
+             SPIN_LOCK()'s argument): the accesses made holding it join
+             the step before them, as a private field's
+  sole_writer {(object, field): (context, [inline...], why)}: fields
+             only that context writes: their loads in those inlines
+             (the context's) join the step before them (LOAD_OWN,
+             STORE_OWN check whose they are)
+  statistics {(object, field): why}: counters that only statistics
+             read: their loads are 0 and their stores are left out
+  object_fields {(object, field): object}: an array field of structs
+             whose elements are the elements of another object
   plain      {(object, field): why}: plain accesses to a field the code
              also accesses with READ_ONCE(), WRITE_ONCE() or an atomic,
              which cannot race (otherwise the extraction fails on them)

@@ -37,6 +37,7 @@ int __spin_warn(int cond);
 void __spin_assert_irqs_disabled(void);
 void __spin_ignore(void);
 unsigned long __spin_irq_save(void);
+void __spin_no_preempt(void);
 void __spin_irq_restore(unsigned long flags);
 struct task *__spin_current(void);
 int __spin_static_key(void *key);
@@ -98,6 +99,12 @@ int __spin_static_key(void *key);
 #define local_irq_restore(f)	__spin_irq_restore(f)
 #undef current
 #define current			__spin_current()
+/* Preemption off and on: the harness's NO_PREEMPT() (a context that
+ * nothing preempts in the model), or a failure there. */
+#undef preempt_disable
+#undef preempt_enable
+#define preempt_disable()	__spin_no_preempt()
+#define preempt_enable()	__spin_no_preempt()
 
 /*
  * A WARN is the model's assertion: its condition must be false.  The

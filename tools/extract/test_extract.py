@@ -62,8 +62,10 @@ PLAIN = ('void f(void)\n{\n\tWRITE_ONCE(big_global, READ_ONCE(pcpu[0].flag));'
 BAD = [
     ('an asm statement', 'void f(void)\n{\n\t__asm__ __volatile__("nop");'
      ' /* HERE */\n}\n', 'asm statement'),
-    ('a switch', 'void f(int x)\n{\n\tswitch (x) { /* HERE */\n\tcase 0:'
-     '\n\t\tWRITE_ONCE(pcpu[0].ctr, 1);\n\t}\n}\n', 'SwitchStmt'),
+    ('a switch case that falls through',
+     'void f(int x)\n{\n\tswitch (x) {\n\tcase 0:\n\t\tWRITE_ONCE('
+     'pcpu[0].ctr, 1); /* HERE */\n\tcase 1:\n\t\tbreak;\n\t}\n}\n',
+     'falls through'),
     ('a call with no body and no abstraction',
      'void ext(void);\nvoid f(void)\n{\n\text(); /* HERE */\n}\n',
      'call to ext()'),
@@ -152,6 +154,126 @@ def test_allowed():
           'is extracted')
 
 
+# The grace-period side's constructs: a switch, a pointer walking an
+# array of structs (with continue), a function pointer chosen by a
+# parameter, a callee's pointer parameter, a wrap-safe comparison.
+WALK = HEAD + """#include "rcu/rcu.h"
+struct node { long mask; long seq; };
+struct state { struct node node[2]; long nr; unsigned long seq; };
+struct state st;
+
+static bool yes(int cpu)
+{
+	return READ_ONCE(pcpu[cpu].flag);
+}
+
+static bool no(int cpu)
+{
+	return READ_ONCE(pcpu[cpu].ctr) == 0;
+}
+
+static void bump(unsigned long *sp)
+{
+	WRITE_ONCE(*sp, READ_ONCE(*sp) + 1);
+}
+
+static void scan(bool (*f)(int cpu))
+{
+	struct node *np;
+
+	for (np = &st.node[0]; np < &st.node[st.nr]; np++) {
+		if (f == no)
+			continue;
+		if (f(0))
+			WRITE_ONCE(np->mask, 0);
+	}
+}
+
+void g(int x, bool first, unsigned long s)
+{
+	switch (x) {
+	case 0:
+		bump(&st.seq);
+		break;
+	case 1:
+	case 2:
+		scan(first ? yes : no);
+		break;
+	default:
+		smp_mb();
+		break;
+	}
+	WRITE_ONCE(pcpu[0].flag, ULONG_CMP_GE(READ_ONCE(st.seq), s));
+}
+"""
+
+
+def test_walk():
+    (lay, text, _), _ = run_c(WALK, ['g'], objects=dict(
+        SPEC['objects'], st=None, node='2'), object_fields={
+        ('st', 'node'): 'node'}, field_values={('st', 'nr'): ('2', 'two')})
+    body = text[text.index('inline g'):]
+    check(':: (a_x == 0) ->' in body and '(a_x == 1 || a_x == 2)' in body,
+          'a switch is an if-else chain, stacked labels joined')
+    check('g_scan_np_i = 0' in body and 'A_node_mask(g_scan_np_i)' in body,
+          'a pointer walking an array of structs is an index')
+    check(re.search(r':: a_first ->\s*atomic \{ LOAD[^}]*A_pcpu_flag',
+                    body) and
+          'A_pcpu_ctr' in body,
+          'a call through a function pointer chosen by a parameter '
+          'branches on it')
+    check('A_st_seq' in body and body.count('A_st_seq') == 3,
+          'a callee\'s pointer parameter names the caller\'s location')
+    check(re.search(r'\(g_t\d+ >= a_s\)', body),
+          'ULONG_CMP_GE() is the plain comparison')
+
+
+# A lock the spec names (acquire, release), a field it guards, and a
+# call the spec says runs under it.
+LOCKED = HEAD + """struct lk { int x; };
+struct lk lk;
+void lock(struct lk *l);
+void unlock(struct lk *l);
+void held(void);
+
+void h(void)
+{
+	WRITE_ONCE(pcpu[0].ctr, 1);
+	WRITE_ONCE(pcpu[0].flag, 1);
+	lock(&lk);
+	WRITE_ONCE(pcpu[0].flag, 2);
+	held();
+	unlock(&lk);
+	WRITE_ONCE(pcpu[0].flag, 3);
+}
+"""
+LOCK_CALLS = {'lock': ('acquire', 'LOCK({0})', 'the lock'),
+              'unlock': ('release', 'UNLOCK({0})', 'the lock'),
+              'held': ('locked', 'HELD()', 'under the lock')}
+
+
+def test_locks():
+    (_, text, _), _ = run_c(LOCKED, ['h'], objects=dict(
+        SPEC['objects'], lk=None), calls=LOCK_CALLS, locked={
+        ('pcpu', 'flag'): ('lk', 'the test says so')})
+    steps = [l.strip() for l in text[text.index('inline h'):].splitlines()
+             if l.strip().startswith('atomic')]
+    check(len(steps) == 4 and 'LOCK(lk); STORE' in steps[2] and
+          'HELD(); UNLOCK(lk)' in steps[2],
+          'a locked field\'s store and a locked call join the acquire, '
+          'the release joins them; outside the lock the field\'s '
+          'stores are steps (%d steps)' % len(steps))
+    try:
+        run_c(LOCKED.replace('\tlock(&lk);\n', ''), ['h'], objects=dict(
+            SPEC['objects'], lk=None), calls=LOCK_CALLS)
+    except ExtractError as e:
+        check('none is held here' in e.msg, 'a locked call with no lock '
+              'held fails the extraction: %s' % e)
+    else:
+        check(False, 'a locked call with no lock held: extracted without '
+              'complaint')
+
+
 def test_bad():
     for what, body, msg in BAD:
         line = body[:body.index('/* HERE */')].count('\n') + 1 + \
@@ -178,6 +300,8 @@ def run_tests():
     try:
         test_good()
         test_allowed()
+        test_walk()
+        test_locks()
         test_bad()
     finally:
         check = saved
@@ -187,6 +311,8 @@ def run_tests():
 def main():
     test_good()
     test_allowed()
+    test_walk()
+    test_locks()
     test_bad()
     failed = results.count(False)
     print('%d passed, %d failed' % (len(results) - failed, failed))

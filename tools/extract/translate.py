@@ -158,6 +158,17 @@ class Named:
         self.name = name
 
 
+class FuncRef(Named):
+    """A function used as a value (a function pointer argument)."""
+
+
+class FuncChoice:
+    """cond ? a : b, of two FuncRefs."""
+
+    def __init__(self, cond, a, b):
+        self.cond, self.a, self.b = cond, a, b
+
+
 class LocalVar(Named):
     """A local, a parameter, or an expression standing for one."""
 
@@ -177,6 +188,14 @@ class AddrOf:
         self.loc = loc
 
 
+class LocalRef:
+    """&local, as an inlined callee's pointer argument: *p is the
+    local."""
+
+    def __init__(self, var):
+        self.var = var
+
+
 def strip(node):
     while node.get('kind') in ('ParenExpr', 'ConstantExpr') or (
             node.get('kind') in ('ImplicitCastExpr', 'CStyleCastExpr')
@@ -191,6 +210,27 @@ def qual(node):
 
 def is_pointer(qualtype):
     return qualtype.rstrip().endswith('*')
+
+
+# A Promela expression of integer literals only (no && or ||, which
+# Python spells otherwise; no / or %, which round otherwise).
+LITERAL = re.compile(r'[\d\s()+*<>=!&|^~-]*\d[\d\s()+*<>=!&|^~-]*')
+
+
+def fold(v):
+    """v, or its value if it is made of integer literals only (a field
+    the spec fixes, compared with a constant): so that a branch the
+    model never takes is not translated at all."""
+    if not isinstance(v, str) or not LITERAL.fullmatch(v) or \
+            '&&' in v or '||' in v:
+        return v
+    try:
+        # Python's operators on ints and bools are C's on these (every
+        # binary operation the translator writes is parenthesised).
+        return str(int(eval(re.sub(r'!(?!=)', ' not ', v),
+                            {'__builtins__': {}})))
+    except (SyntaxError, TypeError, ValueError):
+        return v
 
 
 def walk(node):
@@ -229,6 +269,11 @@ class Translator:
         self.pointer_fields = spec.get('pointer_fields', {})
         self.field_values = spec.get('field_values', {})
         self.cpu_private = spec.get('cpu_private', {})
+        self.object_fields = spec.get('object_fields', {})
+        self.statistics = spec.get('statistics', {})
+        self.locked = spec.get('locked', {})
+        self.sole_writer = spec.get('sole_writer', {})
+        self.held = set()   # the locks held here (acquire, release)
         self.top_ctx = None
         self.pre_stack = []     # where an expression's steps go
         self.fields = {}    # (obj, field) -> length
@@ -264,6 +309,7 @@ class Translator:
         self.tmp = 0
         self.top = variant or name
         self.stack = []
+        self.held = set()
         params = [p for p in fn.get('inner', [])
                   if p.get('kind') == 'ParmVarDecl']
         ret = None
@@ -356,6 +402,11 @@ class Translator:
             if kind == 'BreakStmt':
                 out.append(Break())
                 return out
+            if kind == 'ContinueStmt':
+                # The rest of the body is not on this path (leaves() put
+                # it in the other arm of the if around us); the loop's
+                # increment follows the body on every path (loop()).
+                return out
             if kind == 'IfStmt' and self.leaves(n):
                 pre, cond = self.cond(n['inner'][0])
                 then, other = self.branches(cond, [n['inner'][1]] + rest,
@@ -378,9 +429,17 @@ class Translator:
         arms meet again after the if (they do not when each holds the
         rest of the function)."""
         self.depth += merge
+        held = set(self.held)
         try:
             t = self.block(then) if cond != '0' else []
+            after_then = self.held if cond != '0' else None
+            self.held = set(held)
             o = self.block(other) if cond != '1' else []
+            if after_then is not None and cond != '1':
+                # Held after the if: what both arms still hold.
+                self.held &= after_then
+            elif after_then is not None:
+                self.held = after_then
         finally:
             self.depth -= merge
         return t, o
@@ -401,9 +460,10 @@ class Translator:
             k = n.get('kind')
             if k == 'ReturnStmt':
                 return True
-            if k == 'BreakStmt' and not in_loop:
+            if k in ('BreakStmt', 'ContinueStmt') and not in_loop:
                 return True
-            inner = in_loop or k in ('ForStmt', 'WhileStmt', 'DoStmt')
+            inner = in_loop or k in ('ForStmt', 'WhileStmt', 'DoStmt',
+                                     'SwitchStmt')
             return any(scan(c, inner) for c in n.get('inner', []) or []
                        if isinstance(c, dict))
         return scan(node, False)
@@ -441,6 +501,8 @@ class Translator:
             return pre + self.if_node(cond, then, other)
         if kind in ('ForStmt', 'WhileStmt'):
             return self.loop(n)
+        if kind == 'SwitchStmt':
+            return self.switch(n)
         if kind == 'DoStmt':
             body, cond = n['inner']
             c = strip(cond)
@@ -477,6 +539,11 @@ class Translator:
             self.frame.vars[d['id']] = LocalVar(name)
             return []
         pre, v = self.rvalue_in(init[0])
+        if isinstance(v, (FuncRef, FuncChoice)) and not pre and \
+                not self.assigned(d):
+            self.frame.vars[d['id']] = v
+            return []
+        v = fold(v)
         if not pre and STABLE.fullmatch(v) and not self.assigned(d):
             # Never assigned again, and made of the inline's parameters
             # and constants only: the variable is its value.
@@ -508,18 +575,128 @@ class Translator:
             init, inc = {}, {}
             cond, body = n['inner'][-2], n['inner'][-1]
         out = []
-        if init.get('kind'):
+        step = self.pointer_walk(init, inc)
+        if step:
+            out += step[0]
+            inc = {}
+        elif init.get('kind'):
             out += self.stmt(init) if 'Stmt' in init['kind'] else \
                 self.expr_stmt(init)
         if not cond.get('kind'):
             self.fail(n, 'loop without a condition: not supported')
         pre, c = self.cond(cond)
         self.depth += 1
+        held = set(self.held)
         b = self.block([body])
+        # Held after the loop: what its body kept (a body that takes a
+        # lock releases it before the next time round).
+        self.held &= held
         self.depth -= 1
         if inc.get('kind') and not ends(b):
             b += self.expr_stmt(inc)
+        if step and not ends(b):
+            b.append(step[1])
         return out + [Loop(pre, c, b)]
+
+    def pointer_walk(self, init, inc):
+        """for (p = &a[i]; ...; p++), p a pointer local: p walks the
+        elements of one object array, and becomes &a[k] with k an index
+        local.  Returns (the steps of the init, the increment), or None
+        for a loop of another form."""
+        if not inc.get('kind') == 'UnaryOperator' or \
+                inc['opcode'] != '++':
+            return None
+        var = strip(inc['inner'][0])
+        if var.get('kind') != 'DeclRefExpr' or not is_pointer(qual(var)):
+            return None
+        first = strip(init) if init.get('kind') else {}
+        if first.get('kind') != 'BinaryOperator' or \
+                first['opcode'] != '=' or \
+                strip(first['inner'][0]).get('referencedDecl', {}).get(
+                    'id') != var['referencedDecl']['id']:
+            self.fail(inc, 'a pointer loop that does not start by '
+                      'assigning its pointer: not supported')
+        pre, v = self.rvalue_in(first['inner'][1])
+        if not isinstance(v, Ptr) or v.idx is None:
+            self.fail(init, 'a pointer loop over something the model '
+                      'cannot name')
+        k = self.new_local(var['referencedDecl']['name'] + '_i')
+        for f in reversed(self.stack):
+            if var['referencedDecl']['id'] in f.vars:
+                f.vars[var['referencedDecl']['id']] = Ptr(v.obj, k)
+                break
+        else:
+            self.fail(var, 'pointer %s: not a local' % var[
+                'referencedDecl']['name'])
+        return pre + [Local('%s = %s' % (k, v.idx))], \
+            Local('%s = %s + 1' % (k, k))
+
+    def switch(self, n):
+        """switch (v) { case A: ...; break; ... default: ... }: an
+        if-else chain on v.  Each case ends in break, and nothing else
+        leaves it: a case that falls through into the next (but labels
+        stacked on one body), a break elsewhere in a case, or a return
+        fails the extraction."""
+        cond, body = n['inner'][-2], n['inner'][-1]
+        pre, v = self.cond(cond)
+        if not re.fullmatch(r'\(?[\w]+\)?', v):
+            # Evaluated once, as in C: the chain tests a copy.
+            t = self.new_tmp()
+            pre.append(self.set_local(t, v))
+            v = t
+        groups = []     # [labels or None (default), statements]
+        for st in body.get('inner', []) if body.get('kind') == \
+                'CompoundStmt' else [body]:
+            labels = []
+            while st.get('kind') in ('CaseStmt', 'DefaultStmt'):
+                if st['kind'] == 'DefaultStmt':
+                    labels.append(None)
+                else:
+                    value = const_eval(self, st['inner'][0])
+                    if value is None:
+                        self.fail(st, 'case label that is not an integer '
+                                  'constant: not supported')
+                    labels.append(value)
+                st = st['inner'][-1]
+            if labels:
+                groups.append([labels, []])
+            elif not groups:
+                self.fail(st, 'a statement before the first case label: '
+                          'not supported')
+            groups[-1][1].append(st)
+        if self.returns(n):
+            self.fail(n, 'a return inside a switch: not supported')
+        chain = []
+        for i, (labels, stmts) in enumerate(groups):
+            last = stmts[-1] if stmts else {}
+            if last.get('kind') == 'BreakStmt':
+                stmts = stmts[:-1]
+            elif i < len(groups) - 1:
+                self.fail(last or n, 'a switch case that falls through '
+                          'into the next: not supported')
+            if any(self.leaves(st) for st in stmts):
+                self.fail(n, 'a break inside a switch case but its last '
+                          'statement: not supported')
+            test = None if None in labels else ' || '.join(
+                '%s == %s' % (v, self.constant(n, x)) for x in labels)
+            chain.append((test, stmts))
+        # Each case in the C's order (the source map's step order), then
+        # the chain from the last: the default's body, if any, is its
+        # last else.
+        bodies = []
+        for test, stmts in chain:
+            if test is None:
+                self.depth += 1
+                bodies.append(self.block(stmts))
+                self.depth -= 1
+            else:
+                bodies.append(self.branches('(%s)' % test, stmts, [])[0])
+        other = next((b for (t, _), b in zip(chain, bodies) if t is None),
+                     [])
+        for (test, _), then in reversed(list(zip(chain, bodies))):
+            if test is not None:
+                other = [If('(%s)' % test, then, other)]
+        return pre + other
 
     def expr_stmt(self, n):
         """An expression statement: the steps of its side effects."""
@@ -531,9 +708,9 @@ class Translator:
 
     def cond(self, n):
         pre, v = self.rvalue_in(n)
-        if isinstance(v, Ptr):
+        if isinstance(v, (Ptr, FuncRef, FuncChoice)):
             self.fail(n, 'a pointer as a condition: not supported')
-        return pre, v
+        return pre, fold(v)
 
     # -- expressions: each returns a value and adds its steps to the
     # -- innermost pre list
@@ -587,7 +764,7 @@ class Translator:
             if ref.get('kind') == 'EnumConstantDecl':
                 return str(self.tu.enums[ref['id']][1])
             lv = self.lvalue(n)
-            if isinstance(lv, Ptr):
+            if isinstance(lv, (Ptr, FuncRef, FuncChoice, AddrOf, LocalRef)):
                 return lv
             self.fail(n, '%s used as a value without a load' % ref['name'])
         if kind == 'UnaryOperator':
@@ -637,7 +814,15 @@ class Translator:
                           'the C does' % (c_name(inner), c_name(n)))
             return v
         if ck == 'IntegralToBoolean':
-            return '(%s != 0)' % self.rvalue(inner)
+            return fold('(%s != 0)' % self.rvalue(inner))
+        if ck == 'NullToPointer':
+            return '0'      # NULL, as an argument to an abstracted call
+        if ck == 'FunctionToPointerDecay':
+            f = strip(inner)
+            if f.get('kind') == 'DeclRefExpr' and \
+                    f['referencedDecl'].get('kind') == 'FunctionDecl':
+                return FuncRef(f['referencedDecl']['name'])
+            self.fail(n, 'a function pointer the model cannot name')
         if ck == 'ArrayToPointerDecay':
             lv = self.lvalue(inner)
             if isinstance(lv, Ptr):
@@ -661,6 +846,8 @@ class Translator:
     def set_local(self, name, v):
         """name = v, a local computation; name holds a shared value if v
         does."""
+        if isinstance(v, (Ptr, FuncRef, FuncChoice, AddrOf, LocalRef)):
+            raise ExtractError('?', 'internal: a pointer in a local')
         if self.shared_value(v):
             self.shared.add(name)
         return Local('%s = %s' % (name, v))
@@ -708,30 +895,41 @@ class Translator:
                                        'or say in the spec\'s plain why it '
                                        'cannot race' % (what, name))
 
-    def step_kind(self, key):
+    def step_kind(self, key, load=False):
         if key in self.private:
             return 'private'
-        if self.top_ctx and key in self.cpu_private:
+        if load and key in self.sole_writer and \
+                self.top in self.sole_writer[key][1]:
+            return 'joined'
+        if (self.top_ctx and key in self.cpu_private) or self.under(key):
             return 'joined'
         return 'step'
+
+    def under(self, key):
+        """Is key a field of the spec's locked whose lock is held?"""
+        return key in self.locked and self.locked[key][0] in self.held
 
     def mem_step(self, key, text, sid):
         """A memory access: its own step, or, in a top-context variant,
         an access to a field only this CPU touches, which joins the step
         before it: nothing on this CPU can interrupt the top context,
         and no other CPU reads or writes the field, so the access
-        commutes with every step that could come between (Lipton)."""
-        if self.top_ctx and key in self.cpu_private:
+        commutes with every step that could come between (Lipton).
+        Likewise an access, with the lock held, to a field the spec's
+        locked says no other context touches but under that lock."""
+        if (self.top_ctx and key in self.cpu_private) or self.under(key):
             return Local(text)
         return Step('mem', text, sid)
 
     def load(self, lv, n):
         if isinstance(lv, (LocalVar, Const)):
             return lv.name
-        if isinstance(lv, Ptr):
+        if isinstance(lv, (Ptr, FuncRef, FuncChoice, AddrOf, LocalRef)):
             return lv
         if isinstance(lv, Loc):
             key = (lv.obj, lv.field)
+            if key in self.statistics:
+                return '0'
             if key in self.index_fields:
                 return lv.idx
             if key in self.pointer_fields:
@@ -743,10 +941,20 @@ class Translator:
             self.access(key, lv.marked, 'load', n)
             sid = self.src(n, '%s %s' % ('READ_ONCE' if lv.marked else
                                          'load', lv.name()),
-                           self.step_kind(key))
+                           self.step_kind(key, True))
             if key in self.private:
                 self.emit(Local('LOADP(me_cpu, me_ctx, %s, %s, %s)' % (
                     t, self.addr(lv), self.private[key])))
+                return t
+            if key in self.sole_writer and \
+                    self.top in self.sole_writer[key][1]:
+                # The one writer's load of its own value: no other step
+                # changes what it reads (its own buffered store, or
+                # memory), so it joins the step before it (Lipton);
+                # LOAD_OWN asserts whose it is, STORE_OWN every store.
+                self.emit(Local('LOAD_OWN(me_cpu, me_ctx, %s, %s, %d, %s)' %
+                                (t, self.addr(lv), sid,
+                                 self.sole_writer[key][0])))
                 return t
             self.emit(self.mem_step(key, 'LOAD(me_cpu, me_ctx, %s, %s, %d)' %
                                     (t, self.addr(lv), sid), sid))
@@ -762,13 +970,16 @@ class Translator:
             self.no_wrap(n, op, v)
             if op == '!' and v.strip('()') in ('0', '1'):
                 return str(int(v.strip('()') == '0'))
-            return '(%s%s)' % ('' if op == '+' else op, v)
+            return fold('(%s%s)' % ('' if op == '+' else op, v))
         if op == '&':
             lv = self.lvalue(n['inner'][0])
             if isinstance(lv, Ptr):
                 return lv
             if isinstance(lv, Loc):
                 return AddrOf(lv)
+            if isinstance(lv, LocalVar) and not isinstance(lv, Const) and \
+                    re.fullmatch(r'\w+', lv.name):
+                return LocalRef(lv)
             self.fail(n, 'address of a local: not supported')
         if op in ('++', '--'):
             return self.assign(n['inner'][0], None, op[0], None, n,
@@ -788,15 +999,61 @@ class Translator:
             return self.rvalue(b)
         if op in ('&&', '||'):
             return self.logical(n, op, a, b)
+        if op in ('>=', '<') and self.wrap_cmp(a, b):
+            # ULONG_CMP_GE(x, y), ULONG_CMP_LT(x, y) (rcu/rcu.h): ~0UL / 2
+            # >= x - y, or <, x at or after y modulo the wrap.  The
+            # model's values never wrap, nor come within half the range
+            # of each other: that is x >= y (x < y).
+            x, y = (self.rvalue(v) for v in strip(b)['inner'])
+            return '(%s %s %s)' % (x, op, y)
+        if op in ('<', '>', '<=', '>=', '==', '!=') and any(
+                self.too_big(v) for v in (a, b)):
+            # A comparison with a constant beyond Promela's int, of a
+            # value the spec fixes: known here (a time the model sets to
+            # 0 against a timeout).
+            va, vb = (str(const_eval(self, v)) if self.too_big(v) else
+                      self.rvalue(v) for v in (a, b))
+            folded = fold('(%s %s %s)' % (va, op, vb))
+            if re.fullmatch(r'-?\d+', folded):
+                return folded
+            self.constant(n, const_eval(self, a if self.too_big(a) else b))
         if op in BINOPS:
             va = self.rvalue(a)
             vb = self.rvalue(b)
-            if isinstance(va, Ptr) or isinstance(vb, Ptr):
+            if op in ('==', '!=') and isinstance(vb, FuncRef) and \
+                    isinstance(va, (FuncRef, FuncChoice)):
+                return self.same_function(va, vb, op)
+            if isinstance(va, Ptr) and isinstance(vb, Ptr) and \
+                    va.obj == vb.obj and op in ('<', '<=', '>', '>=',
+                                                '==', '!='):
+                # Two elements of one array: their indices compare.
+                return fold('(%s %s %s)' % (va.idx, op, vb.idx))
+            if not isinstance(va, str) or not isinstance(vb, str):
                 self.fail(n, 'pointer arithmetic or comparison: not '
                           'supported')
             self.no_wrap(n, op, va, vb)
-            return '(%s %s %s)' % (va, op, vb)
+            return fold('(%s %s %s)' % (va, op, vb))
         self.fail(n, 'operator %s: not supported' % op)
+
+    def too_big(self, node):
+        v = const_eval(self, node)
+        return v is not None and not INT_MIN <= v <= INT_MAX and \
+            v not in self.big
+
+    def wrap_cmp(self, a, b):
+        """Is this ~0UL / 2 OP x - y, in unsigned long?"""
+        b = strip(b)
+        return const_eval(self, a) == (1 << 63) - 1 and \
+            b.get('kind') == 'BinaryOperator' and b['opcode'] == '-' and \
+            c_type(b) == (64, False)
+
+    def same_function(self, va, vb, op):
+        """f == g (op '==') or f != g, of functions the model knows."""
+        if isinstance(va, FuncChoice):
+            x = self.same_function(va.a, vb, op)
+            y = self.same_function(va.b, vb, op)
+            return x if x == y else fold('(%s -> %s : %s)' % (va.cond, x, y))
+        return str(int((va.name == vb.name) == (op == '==')))
 
     def logical(self, n, op, a, b):
         va = self.rvalue(a)
@@ -805,6 +1062,10 @@ class Translator:
             if (op == '&&') != bool(left):
                 return str(left)    # C does not evaluate the right one
         pre, vb = self.rvalue_in(b)
+        if not pre and vb.strip('()') == ('0' if op == '&&' else '1'):
+            # a && 0, a || 1: the value is known (a's steps, if any,
+            # are emitted already).
+            return vb.strip('()')
         if not pre:
             return '(%s %s %s)' % (va, op, vb)
         # The right operand has steps: evaluate it only when C does.
@@ -816,9 +1077,14 @@ class Translator:
 
     def ternary(self, n):
         c, a, b = n['inner']
-        vc = self.rvalue(c)
+        vc = fold(self.rvalue(c))
         pa, va = self.rvalue_in(a)
         pb, vb = self.rvalue_in(b)
+        if isinstance(va, FuncRef) and isinstance(vb, FuncRef) and \
+                not pa and not pb:
+            # A choice of function: the call through it branches.
+            return va if vc == '1' else vb if vc == '0' else \
+                FuncChoice(vc, va, vb)
         if not pa and not pb:
             return '(%s -> %s : %s)' % (vc, va, vb)
         t = self.new_tmp()
@@ -830,7 +1096,11 @@ class Translator:
         """target = value, or target op= operand (op with operand None:
         ++ or --).  Returns the value of the expression."""
         lv = self.lvalue(target)
-        if isinstance(lv, Unbound) and op is None and self.depth == 0:
+        # A pointer local's assignment outside any branch or loop binds
+        # it to what it points to from there on (a second one too).
+        if isinstance(lv, (Unbound, Ptr)) and op is None and \
+                self.depth == 0 and strip(target).get('kind') == \
+                'DeclRefExpr':
             v = self.rvalue(value)
             if not isinstance(v, Ptr):
                 self.fail(n, 'pointer %s: its value is not a pointer the '
@@ -872,6 +1142,14 @@ class Translator:
             self.emit(self.set_local(lv.name, v))
             return lv.name
         if isinstance(lv, Loc):
+            if (lv.obj, lv.field) in self.statistics:
+                # A counter nothing the model runs reads: a state of its
+                # own for every value would make the model infinite.
+                return v
+            if self.field_values.get((lv.obj, lv.field), (None,))[0] == \
+                    fold(v):
+                # A store of the value the spec fixes the field at.
+                return v
             if (lv.obj, lv.field) in self.index_fields or \
                     (lv.obj, lv.field) in self.field_values or \
                     (lv.obj, lv.field) in self.pointer_fields:
@@ -884,6 +1162,13 @@ class Translator:
             if (lv.obj, lv.field) in self.private:
                 self.emit(Local('STOREP(me_cpu, me_ctx, %s, %s, %s)' % (
                     self.addr(lv), v, self.private[(lv.obj, lv.field)])))
+                return v
+            if (lv.obj, lv.field) in self.sole_writer:
+                self.emit(Step('mem', 'STORE_OWN(me_cpu, me_ctx, %s, %s, '
+                               '%d, %s)' % (self.addr(lv), v, sid,
+                                            self.sole_writer[
+                                                (lv.obj, lv.field)][0]),
+                               sid))
                 return v
             self.emit(self.mem_step((lv.obj, lv.field),
                                     'STORE(me_cpu, me_ctx, %s, %s, %d)' %
@@ -934,6 +1219,12 @@ class Translator:
                     return Ptr(arr.name, vi)
                 if isinstance(arr, Array):
                     return Loc(arr.name, vi, None)
+                if isinstance(arr, Loc) and (arr.obj, arr.field) in \
+                        self.object_fields:
+                    # An array field of structs that the spec makes an
+                    # object of its own (the tree's nodes).
+                    return Ptr(self.object_fields[(arr.obj, arr.field)],
+                               vi)
                 if isinstance(arr, Loc) and arr.length > 1:
                     return Loc(arr.obj, arr.idx, arr.field, vi, arr.length,
                                arr.marked)
@@ -967,6 +1258,12 @@ class Translator:
             p = self.rvalue(inner)
             if isinstance(p, Ptr):
                 return p
+            if isinstance(p, LocalRef):
+                return p.var     # *sp, where the caller passed &local
+            if isinstance(p, AddrOf):
+                # *sp, where the caller passed &loc: that location.
+                return Loc(p.loc.obj, p.loc.idx, p.loc.field, p.loc.sub,
+                           p.loc.length, marked)
             self.fail(n, 'dereference of something the model cannot name')
         if kind == 'CallExpr':
             v = self.call(n)
@@ -997,12 +1294,42 @@ class Translator:
             self.fail(n, 'call through a pointer: not supported')
         name = callee['referencedDecl']['name']
         args = n['inner'][1:]
+        for f in reversed(self.stack):
+            bound = f.vars.get(callee['referencedDecl']['id'])
+            if isinstance(bound, (FuncRef, FuncChoice)):
+                return self.call_through(n, bound, args)
         if callee['referencedDecl'].get('kind') != 'FunctionDecl' and \
                 name not in self.calls:
             # A function pointer variable: only the spec can say what
             # the call does (a hook of the harness's).
             self.fail(n, 'call through the pointer %s: not supported '
                       'unless the spec abstracts it' % name)
+        return self.call_name(n, name, args)
+
+    def call_through(self, n, f, args):
+        """A call through a function pointer whose value the caller
+        gave: that function, or (a FuncChoice) either, as C would."""
+        if isinstance(f, FuncRef):
+            return self.call_name(n, f.name, args)
+        t = self.new_tmp()
+        pa, va = self.rvalue_in_call(n, f.a, args)
+        pb, vb = self.rvalue_in_call(n, f.b, args)
+        self.emit(If(f.cond, pa + [self.set_local(t, va)],
+                     pb + [self.set_local(t, vb)]))
+        return t
+
+    def rvalue_in_call(self, n, f, args):
+        pre = []
+        self.pre_stack.append(pre)
+        self.depth += 1
+        try:
+            v = self.call_name(n, f.name, args)
+        finally:
+            self.depth -= 1
+            self.pre_stack.pop()
+        return pre, v
+
+    def call_name(self, n, name, args):
         hook = getattr(self, 'hook_' + name, None)
         if hook:
             return hook(n, args)
@@ -1020,15 +1347,38 @@ class Translator:
 
     def abstract(self, n, name, args):
         kind, template = self.calls[name][:2]
-        vals = [self.rvalue(a) for a in args]
+        # A pointer argument is named by what it points to: a lock, say,
+        # by its object and field (every element's the same).
+        vals = [v.loc.obj + '_' + v.loc.field.replace('.', '__')
+                if isinstance(v, AddrOf) else v.obj if isinstance(v, Ptr)
+                else v.name if isinstance(v, FuncRef) else v
+                for v in (self.rvalue(a) for a in args)]
         text = template.format(*vals)
         if kind == 'expr':
             return text if re.fullmatch(r'-?\d+', text) else '(%s)' % text
-        if kind == 'step':
+        if kind in ('step', 'acquire', 'release', 'step_release',
+                    'locked'):
             # The source map names it, for the step table.
             self.src(n, '%s() is %s' % (name, text.split('(')[0]),
                      'harness')
-            self.emit(Step('mem', text))
+            # A release (of a lock) joins the step before it: it
+            # commutes with every other process's step to its left, as
+            # nothing waits to see it but an acquire (Lipton).
+            if kind == 'locked' and not self.held:
+                self.fail(n, '%s(): the spec says it runs under a lock, '
+                          'and none is held here' % name)
+            # A locked step touches only what the lock held guards: it
+            # joins the step before it, as an access to a locked field.
+            self.emit(Local(text) if kind in ('release', 'locked') else
+                      Step('mem', text))
+            # A lock is named by its first argument (its object and
+            # field); a step_release releases every lock held.
+            if kind == 'acquire':
+                self.held.add(vals[0])
+            elif kind == 'release':
+                self.held.discard(vals[0])
+            elif kind == 'step_release':
+                self.held = set()
             return '0'
         return self.ctx_value('{t} = ' + text.replace('{', '{{').replace(
             '}', '}}'))
@@ -1051,7 +1401,7 @@ class Translator:
         rtype = qual(fn).split('(')[0].strip()
         frame = Frame(fn, '%s_%s_' % (self.top, name), None)
         for p, v in zip(params, vals):
-            if isinstance(v, Ptr):
+            if isinstance(v, (Ptr, AddrOf, LocalRef, FuncRef, FuncChoice)):
                 frame.vars[p['id']] = v
                 continue
             self.check_unassigned(fn, p)
@@ -1166,6 +1516,10 @@ class Translator:
 
     def hook___spin_preempt_count(self, n, args):
         return self.ctx_value('{t} = PREEMPT_COUNT(me_cpu, me_ctx)')
+
+    def hook___spin_no_preempt(self, n, args):
+        self.emit(Step('ctx', 'NO_PREEMPT(me_cpu, me_ctx)'))
+        return '0'
 
     def hook___spin_assert_irqs_disabled(self, n, args):
         self.emit(Step('ctx', 'assert(IRQS_DISABLED(me_cpu, me_ctx))'))

@@ -1,8 +1,9 @@
 /*
  * What the harnesses of the extracted models share
- * (docs/spin-extracted.md): two CPUs; CPU 1 is the idle CPU of the article's models,
- * whose contexts are its idle task (mainline), an interrupt handler and
- * an NMI handler; CPU 0 runs the updater and the grace period.  A
+ * (docs/spin-extracted.md): CPU 1 is the idle CPU of the article's
+ * models, whose contexts are its idle task (mainline), an interrupt
+ * handler and an NMI handler; CPU 0 runs the grace period (and, but in poll612.pml,
+ * the updater); CPU 2, if any, is another busy CPU.  A
  * harness defines GEN (its generated inlines' file name) and the
  * macros those inlines use that are its own, includes its generated
  * layout, then this file, which includes the memory model and then the
@@ -52,11 +53,14 @@ bit in_nmi;		/* CPU 1 is in its NMI handler */
 bit irqs_off;		/* CPU 1's mainline has IRQs off */
 bit got[NREG];		/* register r holds its value */
 bit nohz_done, irq_done, nmi_done;
+#ifndef STOPPED
 #define STOPPED		(nohz_done && irq_done && nmi_done)
+#endif
 
-/* An NMI runs whatever it interrupted; an interrupt, mainline. */
+/* An NMI runs whatever it interrupted; an interrupt, mainline; the
+ * contexts from C_GP on are other CPUs'. */
 #define CAN_RUN(c, x) \
-	((x) == C_GP || (x) == C_NMI || ((x) == C_IRQ && !in_nmi) || \
+	((x) >= C_GP || (x) == C_NMI || ((x) == C_IRQ && !in_nmi) || \
 	 ((x) == C_MAIN && !in_irq && !in_nmi))
 #define IRQS_DISABLED(c, x)	((x) != C_MAIN || irqs_off)
 
@@ -150,6 +154,9 @@ proctype memory_system()
 end:	do
 	:: DRAIN(0)
 	:: DRAIN(1)
+#if NCPU > 2
+	:: DRAIN(2)
+#endif
 	:: SATISFY(0)
 	:: SATISFY(1)
 	:: SATISFY(2)

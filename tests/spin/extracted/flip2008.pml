@@ -20,8 +20,8 @@
  *               callback, then CPU 0's ticks run rcu_check_callbacks()'s
  *               order: rcu_check_mb(); the machine's next state, if CPU
  *               0 has seen the last flip (the extracted
- *               rcu_try_flip_idle/waitack/waitzero/waitmb(); the switch
- *               of rcu_try_flip() is written here); then the callback
+ *               rcu_try_flip(): its switch on the state, and the
+ *               state's function); then the callback
  *               advance: the callback moves one stage for each change of
  *               completed that CPU 0 sees, and is invoked (the element
  *               freed) after GP_STAGES + 1 of them; then CPU 0's own
@@ -52,9 +52,18 @@
 #define CURRENT(c, x)		0	/* CPU 1's one task */
 #define RCU_PENDING(c)		1
 #define IN_INTERRUPT(c, x)	((x) != C_MAIN)
-/* local_irq_save()/local_irq_restore() of CPU 1's task */
-#define IRQ_SAVE(c, x, t)	t = irqs_off; irqs_off = 1
-#define IRQ_RESTORE(c, x, f)	irqs_off = (f)
+/* local_irq_save()/local_irq_restore(): CPU 1's task's IRQ flag; CPU 0
+ * (rcu_try_flip()) has none here: nothing interrupts it. */
+#define IRQ_SAVE(c, x, t) \
+	if \
+	:: (x) == C_MAIN -> t = irqs_off; irqs_off = 1 \
+	:: else -> t = 0 \
+	fi
+#define IRQ_RESTORE(c, x, f) \
+	if \
+	:: (x) == C_MAIN -> irqs_off = (f) \
+	:: else -> skip \
+	fi
 
 /*
  * HOIST=1 (memory model TSO+LB,hoist): the reader's first
@@ -72,7 +81,6 @@
 #include "flip2008-layout.pml"
 #include "common.pml"
 
-#define HID_STATE	202	/* rcu_try_flip(): the machine's new state */
 
 /* Does CPU 1 owe the machine an acknowledgement or a barrier (as
  * memory shows it)? */
@@ -142,13 +150,10 @@ end:	do
 
 proctype gp()
 {
-	DECL_rcu_try_flip_idle
-	DECL_rcu_try_flip_waitack
-	DECL_rcu_try_flip_waitzero
-	DECL_rcu_try_flip_waitmb
+	DECL_rcu_try_flip
 	DECL_rcu_check_mb
-	int r, t;
-	byte state = 0;		/* rcu_ctrlblk.rcu_try_flip_state */
+	int t;
+	byte state = 0;		/* the machine's state before a try */
 	short seen = 0;		/* CPU 0's rdp->completed */
 	byte stage = 0;		/* changes of completed the callback saw */
 	bit shouldexit;		/* CPU 1 stopped, owing nothing, at the try */
@@ -158,32 +163,21 @@ proctype gp()
 	do
 	:: rcu_check_mb(GPCPU, C_GP, GPCPU);
 		atomic { LOAD(GPCPU, C_GP, t, A_rcu_ctrlblk_completed, 0);
+			 LOAD(GPCPU, C_GP, state,
+			      A_rcu_ctrlblk_rcu_try_flip_state, 0);
 			 shouldexit = nohz_done && !OWED1 };
 		if
 		:: t == seen ->
-			/* rcu_try_flip(): one step of the machine */
-			if
-			:: state == 0 -> rcu_try_flip_idle(GPCPU, C_GP, r)
-			:: state == 1 -> rcu_try_flip_waitack(GPCPU, C_GP, r)
-			:: state == 2 -> rcu_try_flip_waitzero(GPCPU, C_GP, r)
-			:: state == 3 -> rcu_try_flip_waitmb(GPCPU, C_GP, r)
-			fi;
-			if
-			:: r ->
-				state = (state + 1) % 4; r = 0;
-				/* rcu_try_flip()'s WRITE_ONCE() of the state
-				 * (on a transition; the value is otherwise
-				 * the same). */
-				STORE(GPCPU, C_GP,
-				      A_rcu_ctrlblk_rcu_try_flip_state, state,
-				      HID_STATE)
-			:: else ->
-				/* Liveness: CPU 1 was done and owed
-				 * nothing before this try. */
-				assert(!shouldexit)
-			fi;
-			shouldexit = 0
-		:: else -> shouldexit = 0
+			/* One step of the machine: the extracted
+			 * rcu_try_flip(), its switch on the state. */
+			rcu_try_flip(GPCPU, C_GP);
+			/* Liveness: CPU 1 was done and owed nothing before
+			 * this try, so it moves the machine on. */
+			atomic { LOAD(GPCPU, C_GP, t,
+				      A_rcu_ctrlblk_rcu_try_flip_state, 0);
+				 assert(!shouldexit || t != state);
+				 shouldexit = 0; state = 0; t = 0 }
+		:: else -> shouldexit = 0; state = 0
 		fi;
 		/* __rcu_advance_callbacks(): one stage per change seen. */
 		atomic { LOAD(GPCPU, C_GP, t, A_rcu_ctrlblk_completed, 0) };

@@ -76,18 +76,9 @@
 #define CT_WATCHING	4	/* CT_RCU_WATCHING */
 
 /* What the inlines use that is this harness's own. */
-bit qsmask;	/* the leaf's qsmask: the grace period waits on CPU 1 */
 bit queued;	/* CPU 1's task is on the leaf's blkd_tasks list */
 bit blocks_gp;	/* ... and holds the grace period (its rcu_blocks_gp) */
 #define CURRENT(c, x)	0	/* CPU 1's one task */
-/*
- * rcu_report_qs_rdp(): under the leaf's lock, a full barrier.  It clears
- * CPU 1's bit of the grace period that has started; a report before
- * that is the earlier grace period's and leaves this one's bit alone.
- */
-#define REPORT_QS(c, x) \
-	atomic { CAN_RUN(c, x) && QUIET(c) -> qsmask = 0 }
-
 /*
  * rcu_read_unlock_special(), which the extracted __rcu_tree_read_unlock()
  * calls when its outermost unlock finds special set (the spec's
@@ -102,7 +93,8 @@ bit blocks_gp;	/* ... and holds the grace period (its rcu_blocks_gp) */
  * expedited bits are left out), so special.s is blocked.
  */
 #define UNLOCK_SPECIAL(c, x) \
-	atomic { CAN_RUN(c, x) && ((x) != C_MAIN || QUIET(c)) -> \
+	atomic { CAN_RUN(c, x) && ((x) != C_MAIN || \
+				   (QUIET(c) && !node_locked)) -> \
 		if \
 		:: (x) == C_MAIN -> \
 			mem[A_task_rcu_read_unlock_special__s(0)] = 0; \
@@ -120,6 +112,15 @@ bit blocks_gp;	/* ... and holds the grace period (its rcu_blocks_gp) */
 #define HOLD_GP \
 	blocks_gp = 1; \
 	mem[A_rcu_node_n_gp_tasks(0)] = mem[A_rcu_node_n_gp_tasks(0)] + 1
+/* rcu_preempt_check_blocked_tasks_gp_init() (the spec's HOLD_BLOCKED),
+ * in rcu_gp_init(), under the leaf's lock: a task already queued holds
+ * the new grace period. */
+#define HOLD_BLOCKED(c, x) \
+	CAN_RUN(c, x); \
+	if \
+	:: queued && !blocks_gp -> HOLD_GP \
+	:: else -> skip \
+	fi
 
 /*
  * A preemption of CPU 1's task inside its reader (between its loads of
@@ -133,12 +134,12 @@ bit blocks_gp;	/* ... and holds the grace period (its rcu_blocks_gp) */
  * place is not modelled).
  */
 #define PREEMPT(c, x) \
-	atomic { CAN_RUN(c, x) && QUIET(c) -> \
+	atomic { CAN_RUN(c, x) && QUIET(c) && !node_locked -> \
 		irqs_off = 1; \
 		mem[A_task_rcu_read_unlock_special__s(0)] = 1; \
 		queued = 1; \
 		if \
-		:: qsmask -> HOLD_GP \
+		:: QSMASK & (1 << (c)) -> HOLD_GP \
 		:: else -> skip \
 		fi }; \
 	atomic { REPORT_QS(c, x); irqs_off = 0 }
@@ -175,6 +176,7 @@ hidden short delay_t;	/* a scratch register, inside one step */
 
 #define GEN	"tree612-gen.pml"
 #include "tree612-layout.pml"
+#include "tree-gp.pml"
 /* The harness writes special.s (PREEMPT) even where the code does not
  * read it (a mutant's unlock that skips its slow path). */
 #ifndef A_task_rcu_read_unlock_special__s
@@ -183,7 +185,6 @@ hidden short delay_t;	/* a scratch register, inside one step */
 #endif
 #include "common.pml"
 
-#define HID_GP_SEQ	202	/* rcu_gp_init(): the leaf's new gp_seq */
 
 /* Mainline's reader, between its two loads: preempted, or not. */
 inline preemption()
@@ -275,63 +276,20 @@ proctype nmi()
 
 proctype gp()
 {
-	DECL_rcu_watching_snap_save
-	DECL_rcu_watching_snap_recheck
-	DECL_rcu_preempt_blocked_readers_cgp
+	DECL_rcu_gp_init
+	DECL_rcu_gp_fqs
+	DECL_rcu_gp_done
 	int r;
+	bit first, scanned;
 	bit shouldexit;
 	short pmem[NLOC];	/* the kthread's private fields */
 
 	STORE(GPCPU, C_GP, A_removed, 1, HID_REMOVED);
-	/*
-	 * rcu_gp_init(): rcu_seq_start()'s smp_mb(), then under the leaf's
-	 * lock its gp_seq and qsmask, and every task already on blkd_tasks
-	 * holds the grace period (rcu_preempt_check_blocked_tasks_gp_init()).
-	 */
-	MB(GPCPU, C_GP, 0);
-	atomic { QUIET(GPCPU) ->
-		 mem[A_rcu_node_gp_seq(0)] = 1;
-		 printf("MM store %d %d\n", GPCPU, HID_GP_SEQ);
-		 printf("MM visible %d %d\n", GPCPU, HID_GP_SEQ);
-		 qsmask = 1;
-		 if
-		 :: queued && !blocks_gp -> HOLD_GP
-		 :: else -> skip
-		 fi };
-	/* rcu_gp_fqs(), first time: smp_mb(), rcu_watching_snap_save(). */
-	MB(GPCPU, C_GP, 0);
-	rcu_watching_snap_save(GPCPU, C_GP, IDLE, r);
-	/* The first scan excuses exactly a CPU its snapshot shows idle. */
-	assert(r == !(pmem[A_rcu_tree_data_watching_snap(IDLE)] &
-		      CT_WATCHING));
-	do
-	:: r -> break
-	:: else ->
-		atomic { assert(!shouldexit); shouldexit = STOPPED;
-			 r = !qsmask };
-		if
-		:: r -> skip
-		:: else ->
-			/* rcu_gp_fqs(), later: rcu_watching_snap_recheck() */
-			MB(GPCPU, C_GP, 0);
-			rcu_watching_snap_recheck(GPCPU, C_GP, IDLE, r)
-		fi
-	od;
-	/*
-	 * CPU 1's bit is clear (its report, or the scan's excuse reported
-	 * under the leaf's lock: rcu_report_qs_rnp()).  The leaf reports up
-	 * only once no task on blkd_tasks holds the grace period either
-	 * (rcu_preempt_blocked_readers_cgp()); the last one's unlock
-	 * reports it (rcu_report_unblock_qs_rnp()).
-	 */
-	atomic { QUIET(GPCPU) -> qsmask = 0 };
-	do
-	:: rcu_preempt_blocked_readers_cgp(GPCPU, C_GP, 0, r);
-		if
-		:: !r -> break
-		:: else -> atomic { assert(!shouldexit); shouldexit = STOPPED }
-		fi
-	od;
+	/* The extracted rcu_gp_init(): the new gp_seq (rcu_seq_start()),
+	 * then under the leaf's lock its qsmask, gp_seq and the blocked
+	 * tasks' hold; then the kthread's own quiescent state. */
+	rcu_gp_init(GPCPU, C_GP);
+	gp_fqs_loop(STOPPED);
 	/* rcu_gp_fqs_loop()'s smp_mb(), then the callbacks run. */
 	MB(GPCPU, C_GP, 0);
 	STORE(GPCPU, C_GP, A_freed, 1, HID_FREED)

@@ -166,6 +166,15 @@ hidden byte pend_id[NREG];
 #define STOREP(c, x, a, v, o)	assert((x) == (o)); pmem[a] = (v)
 
 /*
+ * A location the spec says only context o writes (sole_writer): o's
+ * loads of it join the step before them, as nothing another process
+ * does changes what they read; the assertions check the claim.
+ */
+#define LOAD_OWN(c, x, d, a, id, o)	assert((x) == (o)); LOAD(c, x, d, a, id)
+#define STORE_OWN(c, x, a, v, id, o) \
+	assert((x) == (o)); STORE(c, x, a, v, id)
+
+/*
  * A critical section's load into register r: at once, or (MM=2) left
  * pending for memory_system() to satisfy; also, a statement of the
  * harness's that joins the step.  The readers store nothing to what
