@@ -2,8 +2,8 @@
  * What the harnesses of the extracted models share
  * (docs/spin-extracted.md): CPU 1 is the idle CPU of the article's
  * models, whose contexts are its idle task (mainline), an interrupt
- * handler and an NMI handler; CPU 0 runs the grace period (and, but in poll612.pml,
- * the updater); CPU 2, if any, is another busy CPU.  A
+ * handler and an NMI handler; CPU 0 runs the grace period (and, but in
+ * poll612.pml, the updater); CPU 2, if any, is another busy CPU.  A
  * harness defines GEN (its generated inlines' file name) and the
  * macros those inlines use that are its own, includes its generated
  * layout, then this file, which includes the memory model and then the
