@@ -6,8 +6,8 @@
  * of the call (both flavours count those in rdp->invoking; a barrier that
  * looked only at the lists would skip that CPU and return early).
  *
- * Every online CPU queues a few callbacks.  On one CPU other than ours
- * (the target), the first of its batch holds the batch in the CPU's
+ * Every online CPU queues a few callbacks, the target's last, once the
+ * others' have run.  On one CPU other than ours (the target), the first of its batch holds the batch in the CPU's
  * hands: it spins until a callback is queued on its CPU after it began,
  * which only the barrier's marker can be, or until we say the barrier
  * returned.  So when we call rcu_barrier() the target's list is empty
@@ -101,6 +101,14 @@ static int barrier_missing(int *target_missing)
 	return n;
 }
 
+/* The same, but for the target's: those of the other CPUs not yet run. */
+static int barrier_missing_others(void)
+{
+	int target_missing, n = barrier_missing(&target_missing);
+
+	return n - target_missing;
+}
+
 KTEST(rcu_barrier_invoking)
 {
 	int self = raw_smp_processor_id();	/* the ktap thread is pinned */
@@ -112,8 +120,29 @@ KTEST(rcu_barrier_invoking)
 		if (cpu != self && barrier_target < 0)
 			barrier_target = cpu;
 	barrier_held = barrier_returned = 0;
+	/*
+	 * The other CPUs' callbacks first, and all of them run, before the
+	 * target's batch starts to hold its CPU: a grace period that began
+	 * after the hold waits for the target's softirq to end, so a
+	 * callback of ours still needing one would hold the barrier up
+	 * too (rcu=tree's call_rcu() leaves the request to the next tick,
+	 * so when ours get a grace period depends on timing), and a barrier
+	 * that wrongly skipped the target would then look correct.
+	 */
 	for_each_online_cpu(cpu)
-		smp_call_function_single(cpu, barrier_queue, NULL, true);
+		if (cpu != barrier_target)
+			smp_call_function_single(cpu, barrier_queue, NULL,
+						 true);
+	for (u64 t0 = ktime_get_ns(); barrier_missing_others() &&
+	     ktime_get_ns() - t0 < HOST_STALL_MS * NSEC_PER_MSEC;)
+		msleep(1);
+	missing = barrier_missing_others();
+	if (KT_EXPECT(!missing, "%d callbacks of the other CPUs not invoked after %d ms",
+		      missing, HOST_STALL_MS))
+		return 1;
+	if (barrier_target >= 0)
+		smp_call_function_single(barrier_target, barrier_queue, NULL,
+					 true);
 	if (barrier_target >= 0 &&
 	    KT_EXPECT(wait_flag(&barrier_held, HOST_STALL_MS),
 		      "cpu %d never invoked its callbacks", barrier_target))
