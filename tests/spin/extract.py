@@ -313,8 +313,8 @@ RUNS = [
      'the idle loop alone'),
     ('tree612', (0, 1, 1), ('SC', 'TSO', 'TSO+LB'),
      'an interrupt (the tick) from idle, and an NMI inside it'),
-    ('tree612', (1, 1, 1), ('SC',),
-     'everything at once'),
+    ('tree612', (2, 1, 1), ('SC',),
+     'everything at once, the idle loop twice round'),
     ('tree612', (1, 0, 1), ('TSO,nodrain',),
      'no window for an NMI in the modern step, drained or not'),
     ('tree612', (0, 1, 1), ('TSO,delay', 'TSO+LB,delay'),
@@ -328,8 +328,6 @@ RUNS = [
 # The extracted models' runs of make verify-big (tests/spin/big.py):
 # beyond make verify's budget.
 BIG_RUNS = [
-    ('tree612', (2, 1, 1), ('SC',),
-     'everything at once, the idle loop twice round'),
     ('tree612', (1, 1, 1), ('TSO',),
      'everything at once, under x86-TSO'),
     ('tree612', (1, 1, 1), ('SC,delay',),
