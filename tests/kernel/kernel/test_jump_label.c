@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Static keys (kernel/jump_label.h): every site in the table holds the
- * form its key's state asks for, byte for byte, and rcu_read_lock()'s
- * key matches the flavour that booted.  Run in both flavours' boots, so
+ * form its key's state asks for, byte for byte, each form of branch
+ * reads as its key's state, and rcu_read_lock()'s key matches the
+ * flavour that booted.  Run in both flavours' boots, so
  * each flavour's readers are shown to go through patched sites.
  */
 #include "kernel/jump_label.h"
@@ -39,6 +40,21 @@ KTEST(jump_label_sites)
 			 rcu_flavor_is_tree(), "key %d for rcu=%s",
 			 static_key_enabled(&rcu_flavor_tree_key),
 			 rcu_flavor_name());
+	/*
+	 * Each form's value, read through its own site, is its key's state:
+	 * a likely site (built as a jump) and an unlikely one (built as a
+	 * NOP), whichever way rcu= set the keys.
+	 */
+	bad |= KT_EXPECT(static_branch_likely(&rcu_flavor_tree_key) ==
+			 static_key_enabled(&rcu_flavor_tree_key),
+			 "static_branch_likely() says %d, the key %d",
+			 (int)static_branch_likely(&rcu_flavor_tree_key),
+			 static_key_enabled(&rcu_flavor_tree_key));
+	bad |= KT_EXPECT(static_branch_unlikely(&rcu_tree_lock_delay_key) ==
+			 static_key_enabled(&rcu_tree_lock_delay_key),
+			 "static_branch_unlikely() says %d, the key %d",
+			 (int)static_branch_unlikely(&rcu_tree_lock_delay_key),
+			 static_key_enabled(&rcu_tree_lock_delay_key));
 	/* A reader through a patched site is one (both flavours count). */
 	preempt_disable();
 	nesting = current->rcu_read_lock_nesting;
