@@ -825,20 +825,18 @@ static int rcu_gp_kthread(void *arg)
  */
 #define RCU_CBS_UNASKED_MS	1000
 
-static void rcu_check_cbs_requested(struct rcu_tree_data *rdp, u64 now)
+static void rcu_check_cbs_requested(struct rcu_tree_data *rdp, bool waits,
+				    unsigned long want)
 {
-	unsigned long want, needed;
-	bool waits;
+	unsigned long needed = READ_ONCE(rcu_state.gp_seq_needed);
+	u64 now;
 
 	lockdep_assert_irqs_disabled();
-	spin_lock(&rdp->lock);
-	waits = rcu_segcblist_lastgp(&rdp->cblist, &want);
-	spin_unlock(&rdp->lock);
-	needed = READ_ONCE(rcu_state.gp_seq_needed);
 	if (!waits || ULONG_CMP_GE(needed, want)) {
 		rdp->cbs_unasked_since_ns = 0;
 		return;
 	}
+	now = ktime_get_ns();
 	if (!rdp->cbs_unasked_since_ns) {
 		rdp->cbs_unasked_since_ns = now;
 		return;
@@ -857,8 +855,8 @@ static void rcu_tree_sched_clock_irq(int cpu)
 {
 	struct rcu_tree_data *rdp = &rcu_tree_data[cpu];
 	struct rcu_node *rnp = rdp->mynode;
-	unsigned long s = 0;
-	bool need_gp, ready;
+	unsigned long s = 0, want;
+	bool need_gp, ready, waits;
 
 	lockdep_assert_irqs_disabled();
 	/*
@@ -886,12 +884,15 @@ static void rcu_tree_sched_clock_irq(int cpu)
 		spin_lock(&rdp->lock);
 		need_gp = rcu_accelerate_cbs(rdp, &s);
 		ready = rcu_segcblist_ready_cbs(&rdp->cblist);
+		/* Under the same lock: what the check below compares. */
+		waits = rcu_segcblist_lastgp(&rdp->cblist, &want);
 		spin_unlock(&rdp->lock);
 		if (need_gp)
 			rcu_start_this_gp(s);
 		if (ready)
 			raise_softirq(RCU_SOFTIRQ);
-		rcu_check_cbs_requested(rdp, ktime_get_ns());
+		/* After our own request: gp_seq_needed is read there. */
+		rcu_check_cbs_requested(rdp, waits, want);
 	} else {
 		rdp->cbs_unasked_since_ns = 0;
 	}
