@@ -33,6 +33,7 @@
  * same ones.  Never fails on performance.
  */
 #include "asm/arch.h"
+#include "asm/atomic.h"
 #include "kernel/irqflags.h"
 #include "kernel/ktap.h"
 #include "kernel/mm.h"
@@ -120,8 +121,8 @@ static noinline void lx_rcu_direct(int n)
 static noinline void lx_refcnt_loop(int n)
 {
 	for (int i = n; i >= 0; i--) {
-		__atomic_add_fetch(&lx_refcnt, 1, __ATOMIC_RELAXED);
-		__atomic_sub_fetch(&lx_refcnt, 1, __ATOMIC_RELAXED);
+		arch_atomic_inc(&lx_refcnt);
+		arch_atomic_dec(&lx_refcnt);
 	}
 }
 
