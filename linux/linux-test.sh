@@ -533,7 +533,7 @@ boot() {
 	with_progress "boot $1" "about $((secs + 40)) s: boot, a ${secs} s test, shutdown" \
 		qemu_until "$log" "$([ "$3" = fail ] && echo "${5:-!!!}")" "$stopped" \
 		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
-		-accel "$accel" -smp 4 -m 512 \
+		-M microvm,acpi=off -accel "$accel" -smp 4 -m 512 \
 		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} rcutorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
@@ -548,22 +548,30 @@ boot() {
 }
 # qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a
 # line matching it, wait $stop_grace s, stop CMD (SIGTERM: QEMU flushes
-# the console file and exits) and create FLAG.  CMD's exit status.
+# the console file and exits) and create FLAG.  CMD's exit status, or 0
+# when the kernel powered off: the microvm machine has no ACPI, so the
+# kernel's power-off prints $power_down and halts, and QEMU is stopped
+# there.
+power_down='reboot: Power down'
 qemu_until() {
 	local log=$1 re=$2 flag=$3 pid
 	shift 3
 	"$@" &
 	pid=$!
-	if [ -n "$re" ]; then
-		while kill -0 "$pid" 2>/dev/null; do
-			if [ -f "$log" ] && grep -aqP -- "$re" "$log"; then
-				sleep "$stop_grace"
-				kill -0 "$pid" 2>/dev/null && touch "$flag" && kill "$pid"
-				break
-			fi
-			sleep 0.5
-		done
-	fi
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ -n "$re" ] && [ -f "$log" ] && grep -aqP -- "$re" "$log"; then
+			sleep "$stop_grace"
+			kill -0 "$pid" 2>/dev/null && touch "$flag" && kill "$pid"
+			break
+		fi
+		if [ -f "$log" ] && grep -aqF -- "$power_down" "$log"; then
+			sleep 0.5	# the last console bytes
+			kill "$pid" 2>/dev/null
+			wait "$pid"
+			return 0
+		fi
+		sleep 0.5
+	done
 	wait "$pid"
 }
 
