@@ -57,8 +57,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 		;;
 	*) bad_row $n "suite '$name': when '${f[1]}': expected background, foreground or after:SUITE" ;;
 	esac
-	[[ ${f[2]} =~ ^[0-9]+$ ]] && [ "${f[2]}" -le 19 ] ||
-		bad_row $n "suite '$name': nice '${f[2]}': expected 0 to 19"
+	[[ ${f[2]} =~ ^([0-9]+|own)$ ]] && { [ "${f[2]}" = own ] || [ "${f[2]}" -le 19 ]; } ||
+		bad_row $n "suite '$name': nice '${f[2]}': expected 0 to 19, or own"
 	[[ ${f[4]} =~ ^(-|[A-Z_][A-Z0-9_]*)$ ]] ||
 		bad_row $n "suite '$name': skip '${f[4]}': expected - or an environment variable's name"
 	[[ ${f[5]} =~ ^(yes|no)$ ]] ||
@@ -84,7 +84,11 @@ left_out() {
 argv_of() {
 	local i=$1
 	argv=()
-	[ "${T_NICE[$i]}" -gt 0 ] && argv=(nice -n "${T_NICE[$i]}")
+	case ${T_NICE[$i]} in
+	own) argv=(own_session "${T_NAME[$i]}") ;;
+	0) ;;
+	*) argv=(nice -n "${T_NICE[$i]}") ;;
+	esac
 	eval "argv+=(${T_CMD[$i]})"
 }
 
@@ -117,6 +121,27 @@ cpu_times() {
 		split($1, u, /[ms]/); split($2, s, /[ms]/)
 		printf "%d\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] + 0.5 }' \
 		"$1.raw" >"$1"
+}
+
+# own_session NAME CMD...: run CMD at nice 0 in a session of its own, and
+# wait for it.  The scheduler groups tasks by session (autogroup) and
+# shares the CPU between the groups, so such a suite gets half the cores
+# however many threads the rest of make test runs; in the same group, a
+# cold Linux build at nice 0 beside the kernel scenarios' vCPU threads
+# compiled a file every 2 s.  The session's id is kept in NAME.sid, for
+# stop_sessions (a session gets no signal from the terminal).
+own_session() {
+	local sid=$logs/$1.sid
+	shift
+	setsid -w bash -c 'echo $$ >"$1"; shift; exec "$@"' own "$sid" "$@"
+}
+# stop_sessions: end every own_session suite that has not finished.
+stop_sessions() {
+	local f
+	for f in "$logs"/*.sid; do
+		[ -f "$f" ] && [ ! -f "${f%.sid}.rc" ] &&
+			kill -TERM -- -"$(cat "$f")" 2>/dev/null
+	done
 }
 
 # bg_suite NAME CMD...: run CMD in the background, its output to the log.
@@ -179,7 +204,9 @@ ticker() {
 }
 ticker &
 ticker_pid=$!
-trap 'kill $ticker_pid 2>/dev/null' EXIT
+trap 'kill $ticker_pid 2>/dev/null; stop_sessions' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Beside the timing tests: what measures no time.  Then the timing tests,
 # one at a time.  After them, each "after" suite once what it waits for
