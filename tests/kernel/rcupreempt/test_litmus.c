@@ -259,6 +259,14 @@ struct litmus_result {
 };
 
 #define LITMUS_BLOCK	1024	/* rounds of one variant, irqs off */
+/*
+ * A block also ends after this much guest time.  Each round waits for B,
+ * and on a loaded host the two vCPUs may take turns on one host core
+ * instead of running at once, a host time slice per round: 1024 rounds
+ * then kept interrupts off for over 10 s, which the hard-lockup watchdog
+ * rightly reports.  A block's interrupts-off time stays under this.
+ */
+#define LITMUS_BLOCK_NS	(100 * NSEC_PER_MSEC)
 
 /* Run one block of a variant, steering its delay (see the top). */
 static void litmus_block(struct litmus_result *res, int v, long *round,
@@ -267,10 +275,13 @@ static void litmus_block(struct litmus_result *res, int v, long *round,
 	unsigned int *d = &res->delay[v];
 	unsigned long flags;
 	u64 t0 = ktime_get_ns();
+	int i;
 
 	litmus_variant = v;
+
 	local_irq_save(flags);
-	for (int i = 0; i < LITMUS_BLOCK; i++) {
+	for (i = 0; i < LITMUS_BLOCK &&
+	     ktime_get_ns() - t0 < LITMUS_BLOCK_NS; i++) {
 		/* Jitter of +-8 loops around the steered delay. */
 		unsigned int delay = *d / 16 + (test_rand(rng) & 15);
 
@@ -292,7 +303,7 @@ static void litmus_block(struct litmus_result *res, int v, long *round,
 			*d = 16 * 4096;
 	}
 	local_irq_restore(flags);
-	res->rounds[v] += LITMUS_BLOCK;
+	res->rounds[v] += i;
 	res->ns[v] += ktime_get_ns() - t0;
 }
 
