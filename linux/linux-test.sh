@@ -288,6 +288,20 @@ if [ -f "$cover" ]; then
 	fi
 fi
 pass "git am: ${#patches[@]} patches applied onto a git-initialised extracted tree ($(git rev-list --count dynrcu-base..HEAD) commits, patch-ids match the series)"
+# A harness scenario named after one of the series' own rcutorture
+# scenarios must be that scenario: the same Kconfig fragment, and every
+# line of its .boot (the harness may add parameters for the judge).
+for f in "$here"/scenarios/*.boot; do
+	s=$(basename "$f" .boot)
+	k=tools/testing/selftests/rcutorture/configs/rcu/$s
+	[ -f "$k" ] || continue
+	if cmp -s "$k" "$here/scenarios/$s" && [ -f "$k.boot" ] &&
+	   ! grep -vxFf "$f" "$k.boot" | grep -q .; then
+		pass "scenario $s is the series' $k, with the harness's additions to its .boot"
+	else
+		fail "scenario $s differs from the series' $k (fragment, or a line of $k.boot missing)"
+	fi
+done
 
 # --- 4. checkpatch.pl --strict on every patch -------------------------------
 # It takes about a minute, and only reads the patches: it runs beside the
