@@ -6,7 +6,7 @@ A run passes when the test printed "End of test: SUCCESS", no "!!!" line
 whose "ver:" rises on every line but the last (the last follows the
 updater's stop), and the kernel printed no splat (WARNING, BUG, Oops,
 lockdep report, RCU stall of either kind, a starved kthread, an unknown
-NMI).  With --parse-console DIR, the tree's own rcutorture
+NMI, an NMI handler that x86 says took too long).  With --parse-console DIR, the tree's own rcutorture
 parse-console.sh (in DIR) must also find nothing.
 
 With --expect fail (a mutant), the run must instead have failed (no
@@ -38,6 +38,7 @@ BADNESS = re.compile(
     r"detected expedited stalls|rcu_.*kthread starved for|"
     r"Stall ended before state dump start|"
     r"NMI received for unknown reason|Dazed and confused|Badness|"
+    r"INFO: NMI handler \(.*\) took too long to run|"
     r"BUG: KCSAN:")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

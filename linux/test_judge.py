@@ -43,6 +43,10 @@ CASES = [
                   "unknown reason 2c on CPU 1.\n[   20.1] Dazed and "
                   "confused, but trying to continue\n[   21.942465]"),
      "pass", [], False),
+    ("x86's slow-NMI-handler line fails",
+     GOOD.replace("[   21.942465]", "[   20.0] INFO: NMI handler "
+                  "(nmi_cpu_backtrace_handler) took too long to run: "
+                  "1.235 msecs\n[   21.942465]"), "pass", [], False),
     ("a starved grace-period kthread fails",
      GOOD.replace("[   21.942465]", "[   20.0] rcu: rcu_preempt kthread "
                   "starved for 2502 jiffies!\n[   21.942465]"),
