@@ -1,5 +1,5 @@
-# Hardirq and softirq readers only: with NMI readers, every boot on this
-# 2-core shared host drew x86's "INFO: NMI handler (...) took too long to
-# run" lines (1.0 to 15.5 ms, lockdep's validation on or off), which the
-# judge fails.  NMI readers run in the mutants' boots and in TREE11.
-rcutorture.stat_interval=10 rcutorture.test_no_idle_hz=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.eqs_readers=3
+# All three contexts.  x86 prints "INFO: NMI handler (...) took too long
+# to run" for NMI readers on this 2-core host (1.0 to 15.5 ms: under TCG
+# the time includes the host preempting the vCPU); the judge fails a run
+# only at 100 ms or more (linux/judge-console.py, NMI_SLOW_MS).
+rcutorture.stat_interval=10 rcutorture.test_no_idle_hz=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.eqs_readers=7
