@@ -91,6 +91,10 @@ fi
 fragment=$here/config-fragment
 
 export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache}
+# Depend mode: on a miss ccache takes the headers from the compiler's own
+# dependency file (Kbuild's -Wp,-MMD) instead of running the preprocessor
+# first, which a cold build, all misses, pays on every file.
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
 export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
 # checkpatch wants Debian's python3 (python3-ply) first on PATH.
