@@ -384,7 +384,9 @@ def ratio_cell(rs):
         return "–"
 
     def r(x):
-        if x == 0 or abs(x) >= 100:
+        if x == 0:
+            return "0"     # not "-0", from 0 over a negative net count
+        if abs(x) >= 100:
             return f"{x:.0f}"
         return f"{x:.2f}" if abs(x) >= 0.01 else f"{x:.2g}"
     return (f"{r(statistics.median(rs))} ({r(min(rs))}–{r(max(rs))})"
@@ -392,22 +394,30 @@ def ratio_cell(rs):
 
 
 def calibration_problems(results, n):
-    """The calibration rows at n CPUs on which a dynrcu flavour and a
-    Linux disagree by more than CAL_TOL (median of the per-round ratios),
-    or that are missing."""
-    probs = []
+    """{(flavour, Linux): [problems]} at n CPUs: the calibration rows on
+    which that pair disagrees by more than CAL_TOL (median of the
+    per-round ratios), or has no round.  Each pair is judged by itself:
+    its ratios come from its own boots."""
+    probs = {}
     for key, title, _ in CALIBRATION:
         for a, b in PAIRS:
             rs = ratios(results, key, n, a, b)
             if not rs:
-                probs.append(f"{title}: no {NAMES[a]} ÷ {NAMES[b]} round")
+                probs.setdefault((a, b), []).append(
+                    f"{title}: no {NAMES[a]} ÷ {NAMES[b]} round")
             elif abs(statistics.median(rs) - 1) > CAL_TOL:
-                probs.append(f"{title}: {NAMES[a]} ÷ {NAMES[b]} = "
-                             f"{statistics.median(rs):.3f}")
+                probs.setdefault((a, b), []).append(
+                    f"{title}: {NAMES[a]} ÷ {NAMES[b]} = "
+                    f"{statistics.median(rs):.3f}")
     return probs
 
 
-def row(results, key, title, unit, n):
+UNREAD = "n/a (calibration)"
+
+
+def row(results, key, title, unit, n, unread=()):
+    """The row of key at n CPUs; the ratio cells of the pairs in unread
+    are left out (UNREAD)."""
     med = {}
     for s in SYSTEMS:
         ok = [m.get(key) for m in results.get((s, n), [])
@@ -415,7 +425,8 @@ def row(results, key, title, unit, n):
         med[s] = statistics.median(ok) if ok else None
     if all(v is None for v in med.values()):
         return None
-    cells = [ratio_cell(ratios(results, key, n, a, b)) for a, b in PAIRS]
+    cells = [UNREAD if (a, b) in unread else
+             ratio_cell(ratios(results, key, n, a, b)) for a, b in PAIRS]
     u = f" ({unit})" if unit and unit != "×" else ""
     return (f"| {title}{u} | {n} | "
             + " | ".join(fmt(med[s], unit) for s in SYSTEMS) + " | "
@@ -428,11 +439,7 @@ def table(results, cpus):
             + " | " + " | ".join(f"{a} ÷ {NAMES[b]}" for a, b in PAIRS)
             + " |")
     L = [head, "|---|---:|" + "---:|" * (len(SYSTEMS) + len(PAIRS))]
-    unreadable = {}
-    for n in cpus:
-        probs = calibration_problems(results, n)
-        if probs:
-            unreadable[n] = probs
+    unreadable = {n: calibration_problems(results, n) for n in cpus}
     for key, title, unit in CALIBRATION:
         for n in cpus:
             r = row(results, key, title, unit, n)
@@ -440,15 +447,26 @@ def table(results, cpus):
                 L.append(r)
     for key, title, unit, _ in METRICS:
         for n in cpus:
-            if n in unreadable:
+            # Every pair unreadable: the row would say nothing.
+            if len(unreadable[n]) == len(PAIRS):
                 continue
-            r = row(results, key, title, unit, n)
+            r = row(results, key, title, unit, n, unreadable[n])
             if r:
                 L.append(r)
-    for n, probs in unreadable.items():
-        L += ["", f"**At {n} CPUs the calibration rows disagree by more "
-              f"than {CAL_TOL:.0%}, so the other rows cannot be read "
-              "there and are left out:** " + "; ".join(probs) + "."]
+    for n in cpus:
+        probs = unreadable[n]
+        if not probs:
+            continue
+        pairs = ", ".join(f"{NAMES[a]} ÷ {NAMES[b]}" for a, b in PAIRS
+                          if (a, b) in probs)
+        what = ("every other row is left out there"
+                if len(probs) == len(PAIRS) else
+                f"those ratios read {UNREAD} there")
+        L += ["", f"**At {n} CPUs the calibration rows of {pairs} "
+              f"disagree by more than {CAL_TOL:.0%}, so {what}, since "
+              "a difference could then be the machine's:** "
+              + "; ".join(p for a, b in PAIRS for p in probs.get((a, b), []))
+              + "."]
     L += ["", "Linux's interrupts on the idle CPUs per 1000 calls, "
           "by kind (LOC local timer / CAL function-call IPI / RES "
           "reschedule IPI), before the background is subtracted, "
