@@ -521,9 +521,26 @@ def dynrcu_cmdline(fl):
             f"bench_lx_cb_num={CB_NUM} bench_lx_ctl_ms={CTL_MS}")
 
 
+# A Linux boot that dies before its first benchmark began measured
+# nothing, so it is booted again, up to this many times: with
+# JUMP_LABEL=y, some boots under TCG oops on an int3 of the boot-time
+# text patching, about a second in.  A boot that dies later is a
+# failure, and its round has no figures.
+BOOT_RETRIES = 3
+
+
+def console_log(sysname, n, rnd):
+    return os.path.join(LOG_DIR, f"{sysname}-smp{n}-r{rnd}.log")
+
+
+def died_before_measuring(text):
+    """True for a console whose benchmarks never began."""
+    return "bench-init: begin" not in text
+
+
 def one_boot(sysname, n, rnd, timeout, from_logs):
     """(metrics or None, seconds, problem or None)."""
-    log = os.path.join(LOG_DIR, f"{sysname}-smp{n}-r{rnd}.log")
+    log = console_log(sysname, n, rnd)
     t0 = time.monotonic()
     if from_logs:
         with open(log, errors="replace") as f:
@@ -640,12 +657,27 @@ def main():
     else:
         run = provenance()
     t_start = time.monotonic()
-    results, bad = {}, 0
+    results, bad, again = {}, 0, 0
     for n in cpus:
         for rnd in range(1, rounds + 1):
             for s in round_order(rnd):
-                m, secs, prob = one_boot(s, n, rnd, args.timeout,
-                                         args.from_logs)
+                for attempt in range(1, BOOT_RETRIES + 2):
+                    m, secs, prob = one_boot(s, n, rnd, args.timeout,
+                                             args.from_logs)
+                    log = console_log(s, n, rnd)
+                    if not prob or s not in LINUXES or args.from_logs or \
+                            attempt > BOOT_RETRIES:
+                        break
+                    with open(log, errors="replace") as f:
+                        if not died_before_measuring(f.read()):
+                            break
+                    died = log[:-len(".log")] + f".died{attempt}.log"
+                    os.replace(log, died)
+                    again += 1
+                    print(f"# bench-linux: {s} {n} CPUs round {rnd}: died "
+                          f"before its first benchmark ({prob}); booting "
+                          f"again, its console kept as "
+                          f"{os.path.basename(died)}", flush=True)
                 results.setdefault((s, n), []).append(m)
                 print(f"# bench-linux: {s} {n} CPUs round {rnd}: "
                       f"{secs:.0f} s"
@@ -657,7 +689,9 @@ def main():
         except OSError:
             load = "?"
         run["when"] = (f"boots took {time.monotonic() - t_start:.0f} s in "
-                       f"all; host load average {load} at the end; "
+                       f"all; {again} Linux boots that died before their "
+                       "first benchmark were booted again; "
+                       f"host load average {load} at the end; "
                        + time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))
         with open(run_file, "w") as f:
             json.dump(run, f)

@@ -270,6 +270,16 @@ def calibration(ms):
           "unread, the other Linux's read")
 
 
+def retry():
+    """Only a console whose benchmarks never began is booted again."""
+    oops = "[    1.2] Oops: int3: 0000 [#1] PREEMPT SMP\n"
+    check(bl.died_before_measuring(oops),
+          "retry: an oops before bench-init's first begin is booted again")
+    check(not bl.died_before_measuring(
+        "bench-init: begin ref-rcu\n" + oops),
+        "retry: an oops after a benchmark began is a failure, not retried")
+
+
 def header():
     run = {"dynrcu": "0123456789ab", "config": "cafe12345678",
            "qemu": "7.2.0", "when": "now"}
@@ -294,6 +304,7 @@ def main():
     ordering()
     reductions()
     calibration(ms)
+    retry()
     header()
     for bad in ("1,x", "0", "1,16", ""):
         try:
