@@ -47,8 +47,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # readers on this 2-core host drew 1.0 to 15.5 ms.  A run fails on a
 # handler of NMI_SLOW_MS or more, which a reader that took rcutorture's
 # long delay (300 ms) in NMI context would print.
-SLOW_NMI = re.compile(r"INFO: NMI handler \((.*)\) took too long to run: "
-                      r"(\d+)\.(\d+) msecs")
+SLOW_NMI = re.compile(r"INFO: NMI handler \(.*\) took too long to run: "
+                      r"(\d+\.\d+) msecs")
 NMI_SLOW_MS = 100
 
 
@@ -100,7 +100,7 @@ def main():
     failure = any("FAILURE" in l for l in lines)
     bangs = [l for l in lines if "!!!" in l]
     test_bangs = [l for l in bangs if "-torture:" in l]
-    slow_nmi = [(l, float(m.group(2) + "." + m.group(3)))
+    slow_nmi = [(l, float(m.group(1)))
                 for l in lines for m in [SLOW_NMI.search(l)] if m]
     bad = [l for l in lines if BADNESS.search(l)] + \
         [l for l, ms in slow_nmi if ms >= NMI_SLOW_MS]

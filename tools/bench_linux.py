@@ -539,7 +539,8 @@ def died_before_measuring(text):
 
 
 def one_boot(sysname, n, rnd, timeout, from_logs):
-    """(metrics or None, seconds, problem or None)."""
+    """(metrics or None, seconds, problem or None, whether the problem is
+    a Linux boot that died before measuring)."""
     log = console_log(sysname, n, rnd)
     t0 = time.monotonic()
     if from_logs:
@@ -556,8 +557,9 @@ def one_boot(sysname, n, rnd, timeout, from_logs):
                                                  "kernel.elf"), n,
                                     dynrcu_cmdline(sysname), timeout, log)
     secs = time.monotonic() - t0
+    early = sysname in LINUXES and died_before_measuring(text)
     if status is None:
-        return None, secs, f"timeout after {timeout} s ({log})"
+        return None, secs, f"timeout after {timeout} s ({log})", early
     try:
         if sysname in LINUXES:
             r = parse_linux(text, n)
@@ -566,9 +568,9 @@ def one_boot(sysname, n, rnd, timeout, from_logs):
             if problems:
                 raise ParseError("; ".join(problems[:3]))
             r = parse_dynrcu(text)
-        return metrics(sysname, r, n), secs, None
+        return metrics(sysname, r, n), secs, None, False
     except ParseError as e:
-        return None, secs, f"{e} ({log})"
+        return None, secs, f"{e} ({log})", early
 
 
 def _cmd(args):
@@ -662,15 +664,12 @@ def main():
         for rnd in range(1, rounds + 1):
             for s in round_order(rnd):
                 for attempt in range(1, BOOT_RETRIES + 2):
-                    m, secs, prob = one_boot(s, n, rnd, args.timeout,
-                                             args.from_logs)
-                    log = console_log(s, n, rnd)
-                    if not prob or s not in LINUXES or args.from_logs or \
+                    m, secs, prob, early = one_boot(s, n, rnd, args.timeout,
+                                                    args.from_logs)
+                    if not early or args.from_logs or \
                             attempt > BOOT_RETRIES:
                         break
-                    with open(log, errors="replace") as f:
-                        if not died_before_measuring(f.read()):
-                            break
+                    log = console_log(s, n, rnd)
                     died = log[:-len(".log")] + f".died{attempt}.log"
                     os.replace(log, died)
                     again += 1
