@@ -77,7 +77,7 @@ $(BUILD)/ksyms.o: $(BUILD)/kernel.tmp.elf tools/ksyms.sh
 
 $(KERNEL): $(BUILD)/kernel.tmp.elf $(BUILD)/ksyms.o
 	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
-	@cmp -s <(nm $< | grep -i ' t ') <(nm $@ | grep -i ' t ') || \
+	@cmp -s $(BUILD)/ksyms.asm <(tools/ksyms.sh $@) || \
 		{ echo "ksyms: text moved between links" >&2; rm -f $@; exit 1; }
 
 iso: $(ISO)

@@ -3,9 +3,21 @@
 # Make the kernel's symbol table (for backtraces) from a linked ELF:
 # text symbols sorted by address, as a nasm source.
 # Usage: tools/ksyms.sh kernel.elf > ksyms.asm
+#
+# The symbols defined in executable sections, from readelf, sorted by
+# address and then name: what "nm -n" lists as t, T or W.  readelf reads
+# the table in a fifth of nm's CPU time, and every mutant's link pays it.
 set -euo pipefail
-nm -n "$1" | awk '
-$2 ~ /^[tTwW]$/ { addr[n] = $1; name[n] = $3; n++ }
+export LC_ALL=C
+# The indices of the executable sections ("[ 3] .text PROGBITS ... AX").
+exec_secs=$(readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\]/\1/p' |
+	awk '$8 ~ /X/ { printf "%s ", $1 }')
+readelf -sW "$1" | awk -v secs="$exec_secs" '
+BEGIN { n = split(secs, s, " "); for (i = 1; i <= n; i++) x[s[i]] = 1 }
+$1 ~ /:$/ && ($7 in x) && $4 != "SECTION" && $4 != "FILE" && NF >= 8 {
+	print $2, $8
+}' | sort -k1,1 -k2,2 | awk '
+{ addr[n] = $1; name[n] = $2; n++ }
 END {
 	print "section .ksyms progbits alloc noexec nowrite align=8"
 	print "global ksym_addr, ksym_name_off, ksym_names, ksym_count"
