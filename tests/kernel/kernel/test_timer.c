@@ -8,8 +8,9 @@
 
 /*
  * Every CPU takes ticks at HZ, judged by check_tick_rate(): the period
- * its timer counts, and the period measured from the intervals between
- * its ticks when the host ran the vCPU for most of the window.  Under
+ * its timer counts, no more ticks than HZ allows, and the period
+ * measured from the intervals between its ticks when the host ran the
+ * vCPU for most of the window.  Under
  * TCG a host that stalls a vCPU merges its ticks, which a plain count
  * (or, past a point, the intervals) would take for a slow tick.  The tick is kept on in idle (tick_dep_set_cpu()) for the
  * window: idle vCPUs then cost the host nothing between ticks.

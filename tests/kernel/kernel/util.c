@@ -277,20 +277,31 @@ int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns)
 			"cpu%d: %lu ticks, tick interval %lu us, not within 20%% of %lu us (as the timer counts)",
 			g->cpu, ticks, hw, want_us);
 	/*
-	 * The intervals the CPU took say the same when the host ran the
-	 * vCPU for most of the window.  When it took fewer than TICK_SHARE_MIN
-	 * percent of its ticks, the host merged them (guest time runs on
-	 * while the vCPU waits) and the intervals measure the host: the
-	 * timer's own count above still judges the period.
+	 * A tick that runs fast shows in the count: a host that stalls the
+	 * vCPU merges ticks, never adds one, so more than 120% of HZ is the
+	 * kernel's doing whatever the host did.
+	 */
+	bad |= KT_EXPECT(share <= 120,
+			 "cpu%d: %lu ticks in %lu ms, %lu%% of HZ=%u: the tick runs fast",
+			 g->cpu, ticks, window_ns / NSEC_PER_MSEC, share,
+			 tick_hz);
+	/*
+	 * A tick that runs slow shows in the intervals, when the host ran
+	 * the vCPU for most of the window.  When it took fewer than
+	 * TICK_SHARE_MIN percent of its ticks, the host merged them (guest
+	 * time runs on while the vCPU waits) and the intervals measure the
+	 * host: the timer's own count above still judges the period.  The
+	 * intervals give no lower bound: late deliveries followed by ones on
+	 * schedule pull the lower quartile down (2633 us for 4000, with 96%
+	 * of the ticks taken, at 255 vCPUs on a loaded 2-core host).
 	 */
 	if (share < TICK_SHARE_MIN) {
 		ktap_diag("cpu%d: %lu%% of its ticks taken: the host stalled the vCPU, intervals not judged",
 			  g->cpu, share);
 		return bad;
 	}
-	return bad | KT_EXPECT(gap * 10 >= want_us * 8 &&
-			       gap * 10 <= want_us * 12,
-			       "cpu%d: tick interval %lu us, not within 20%% of %lu us",
+	return bad | KT_EXPECT(gap * 10 <= want_us * 12,
+			       "cpu%d: tick interval %lu us, over 120%% of %lu us",
 			       g->cpu, gap, want_us);
 }
 

@@ -93,8 +93,9 @@ void tick_gaps_harvest(struct tick_gaps *g);
 u64 tick_period_us(const struct tick_gaps *g);
 /*
  * The tick-rate check: the period the CPU's timer counts
- * (arch_timer_period_ns()) within 20% of 1/HZ, and that interval too
- * when the CPU took at least TICK_SHARE_MIN percent of HZ.
+ * (arch_timer_period_ns()) within 20% of 1/HZ; at most 120% of HZ's
+ * ticks taken in the window; and, when the CPU took at least
+ * TICK_SHARE_MIN percent of them, intervals no longer than 120% of 1/HZ.
  */
 #define TICK_SHARE_MIN	80
 int check_tick_rate(const struct tick_gaps *g, u64 ticks, u64 window_ns);
