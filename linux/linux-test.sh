@@ -31,6 +31,8 @@
 #                          to boot, or "all" (default EQS01; make
 #                          linux-test-all: all).  Scenarios whose Kconfig
 #                          fragments are the same share one build.
+#   DYNRCU_LINUX_CFGDIR    where the scenarios are (default linux/scenarios;
+#                          make linux-hunt: linux/hunt)
 #   DYNRCU_LINUX_MUTANT_BOOTS  boots per mutant (default 1; make
 #                          linux-test-all: 5, for the time to detection)
 #   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
@@ -181,7 +183,10 @@ mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . |
 # with S's Kconfig fragment (those share a build), groups the builds
 # needed.  The first group, EQS01's, builds in $src, and so do the
 # mutants; the others build in git worktrees beside it.
-cfgdir=$here/scenarios
+# DYNRCU_LINUX_CFGDIR: another directory of scenarios in the same format
+# (make linux-hunt's, linux/hunt).
+cfgdir=${DYNRCU_LINUX_CFGDIR:-$here/scenarios}
+[ -f "$cfgdir/CFLIST" ] || { echo "linux-test: DYNRCU_LINUX_CFGDIR: no CFLIST in '$cfgdir'" >&2; exit 2; }
 declare -A group=()
 resolve_scenarios() {
 	local s t all

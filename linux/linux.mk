@@ -2,7 +2,7 @@
 # Included by the top-level Makefile; standalone: make -f linux/linux.mk linux-test
 LINUX_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: linux-test linux-test-all
+.PHONY: linux-test linux-test-all linux-hunt
 # Extract Debian's linux-source-6.12 outside the repository (cached in
 # $DYNRCU_LINUX_DIR, default /var/tmp/dynrcu-linux), git am the series,
 # checkpatch it, build tinyconfig + fragment + scenario EQS01 with ccache,
@@ -21,3 +21,15 @@ linux-test-all:
 	DYNRCU_LINUX_I386=1 DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
 		DYNRCU_LINUX_SCENARIOS=all DYNRCU_LINUX_STOCK=1 \
 		DYNRCU_LINUX_MUTANT_DURATION=30 bash $(LINUX_MK_DIR)/linux-test.sh
+
+# The hunt: the series' readers for HUNT_MINUTES of boot time (builds not
+# counted), one configuration of linux/hunt/CFLIST after another, the one
+# with the fewest guest minutes first (HUNT_CONFIGS=A,B: only those;
+# HUNT_CHUNK: guest minutes a boot, default 10).  Resumable: the totals
+# are in $DYNRCU_LINUX_DIR/hunt/state.json; each boot adds a row to
+# docs/records/linux-hunt.md.
+linux-hunt:
+	@test -n "$(HUNT_MINUTES)" || { echo "linux-hunt: set HUNT_MINUTES, the minutes of boot time to spend (make linux-hunt HUNT_MINUTES=10)" >&2; exit 2; }
+	python3 $(LINUX_MK_DIR)/hunt.py --minutes $(HUNT_MINUTES) \
+		$(if $(HUNT_CONFIGS),--configs $(HUNT_CONFIGS)) \
+		$(if $(HUNT_CHUNK),--chunk $(HUNT_CHUNK))

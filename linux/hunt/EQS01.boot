@@ -1,0 +1,1 @@
+../scenarios/EQS01.boot

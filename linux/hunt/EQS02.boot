@@ -1,0 +1,1 @@
+../scenarios/EQS02.boot

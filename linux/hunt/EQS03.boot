@@ -1,0 +1,1 @@
+../scenarios/EQS03.boot

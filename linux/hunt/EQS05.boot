@@ -1,0 +1,1 @@
+../scenarios/EQS05.boot

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of linux/hunt.py's parts that need no boot: the console summary,
+the table's markers, the state file and the configuration list.  Ends
+with "N passed, N failed"."""
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "hunt", os.path.join(HERE, "hunt.py"))
+hunt = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hunt)
+judge = hunt.load_judge()
+
+CLEAN = """\
+[    1.300000] rcu-torture:--- Start of test: nreaders=3
+[   11.300000] rcu-torture: rtc: 0000000000000000 VER: 120 tfle: 0
+[   11.300001] rcu-torture: eqs: 10/12 9/9 7/8 aimed: 3 polled: 0 not-NMI: 0
+[   61.300000] rcu-torture: rtc: 0000000000000000 VER: 900 tfle: 0
+[   61.300001] rcu-torture: eqs: 50/52 40/41 30/33 aimed: 9 polled: 0 not-NMI: 0
+[   61.400000] INFO: NMI handler (nmi_cpu_backtrace_handler) took too long to run: 3.100 msecs
+[   61.500000] rcu-torture:--- End of test: SUCCESS: nreaders=3
+"""
+BAD = CLEAN.replace(
+    "[   61.300000] rcu-torture: rtc",
+    "[   30.000000] WARNING: CPU: 2 PID: 0 at kernel/rcu/tree.c:1 x\n"
+    "[   30.000001] Call Trace:\n"
+    "[   31.000000] WARNING: CPU: 3 PID: 0 at kernel/rcu/tree.c:1 x\n"
+    "[   61.300000] rcu-torture: rtc")
+
+results = []
+
+
+def check(ok, what):
+    results.append(ok)
+    print(("ok   " if ok else "FAIL ") + what)
+
+
+s = hunt.summarize(CLEAN, judge)
+check(abs(s["guest_min"] - 1.0037) < 0.001,
+      f"guest minutes from Start of test to the last line: "
+      f"{s['guest_min']:.4f}")
+check(s["eqs"] == "50/52 40/41 30/33", f"the last eqs counts: {s['eqs']}")
+check(s["updates"] == 900, f"writer updates from the last rtc line: "
+      f"{s['updates']}")
+check(s["first_error"] == "-" and s["warnings"] == 0,
+      "a clean console has no error (a short slow-NMI line is none)")
+b = hunt.summarize(BAD, judge)
+check(b["first_error"].startswith("[   30.000000] WARNING: CPU: 2"),
+      f"the first error is the first splat line: {b['first_error'][:40]}")
+check(b["warnings"] == 2, f"two WARNING lines counted: {b['warnings']}")
+e = hunt.summarize("", judge)
+check(e["guest_min"] == 0 and e["eqs"] == "-",
+      "an empty console (QEMU never started) gives zeros, not a crash")
+
+d = tempfile.mkdtemp(prefix="dynrcu-hunt-test-")
+table = os.path.join(d, "t.md")
+with open(table, "w") as f:
+    f.write("# page\n\ntext\n")
+hunt.append_row(table, "| r1 |")
+hunt.append_row(table, "| r2 |")
+t = open(table).read()
+check(t.count(hunt.BEGIN) == 1 and t.index("| r1 |") < t.index("| r2 |")
+      < t.index(hunt.END) and t.startswith("# page\n\ntext\n"),
+      "rows go in order between the markers, added once, the page kept")
+check(hunt.md_cell("a|b") == "a\\|b", "a pipe in a cell is escaped")
+with open(table, "w") as f:
+    f.write(hunt.END + "\n" + hunt.BEGIN + "\n")
+try:
+    hunt.append_row(table, "| r |")
+    check(False, "markers in the wrong order are refused")
+except SystemExit as ex:
+    check("without" in str(ex), f"markers in the wrong order are "
+          f"refused: {ex}")
+
+state = os.path.join(d, "state.json")
+check(hunt.load_state(state) == {"guest_min": {}, "chunks": 0},
+      "no state file: totals start at zero")
+hunt.save_state(state, {"guest_min": {"A": 1.5}, "chunks": 1})
+check(hunt.load_state(state)["guest_min"] == {"A": 1.5},
+      "the totals survive a save and a load")
+with open(state, "w") as f:
+    f.write("{broken")
+try:
+    hunt.load_state(state)
+    check(False, "a broken state file is refused")
+except SystemExit as ex:
+    check("unreadable" in str(ex), f"a broken state file is refused: "
+          f"{str(ex)[:60]}")
+
+cfgdir = os.path.join(d, "cfg")
+os.makedirs(cfgdir)
+with open(os.path.join(cfgdir, "CFLIST"), "w") as f:
+    f.write("# comment\nA\nB\n")
+with open(os.path.join(cfgdir, "A"), "w") as f:
+    f.write("# arch: arm64\nCONFIG_SMP=y\n")
+try:
+    hunt.configs(cfgdir)
+    check(False, "a CFLIST entry without a fragment is refused")
+except SystemExit as ex:
+    check("has no fragment" in str(ex), "a CFLIST entry without a "
+          "fragment is refused")
+with open(os.path.join(cfgdir, "B"), "w") as f:
+    f.write("CONFIG_SMP=y\n")
+check(hunt.configs(cfgdir) == ["A", "B"] and
+      hunt.arch_of(cfgdir, "A") == "arm64" and
+      hunt.arch_of(cfgdir, "B") == "x86_64",
+      "CFLIST read in order, arch from '# arch:', x86_64 by default")
+check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
+      "linux/hunt/CFLIST is readable and every entry has a fragment")
+
+shutil.rmtree(d, ignore_errors=True)
+passed = sum(results)
+print(f"{passed} passed, {len(results) - passed} failed")
+sys.exit(0 if passed == len(results) else 1)
