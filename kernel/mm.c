@@ -3,13 +3,16 @@
  * Frame allocator: one bit per 4 KiB frame over the usable RAM that the
  * boot loader reported, first-fit for contiguous runs.  kmalloc: power-of-
  * two size classes from 32 bytes to 2 KiB carved from pages, each with a
- * free list; larger requests take whole pages.  Every block carries a
- * header with its class so kfree needs no size.
+ * shared free list and a short list on every CPU; larger requests take
+ * whole pages.  Every block carries a header with its class so kfree
+ * needs no size.
  */
 #include "kernel/boot.h"
 #include "kernel/bug.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
+#include "kernel/lockdep.h"
+#include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 
 #define MAX_FRAMES	(4ULL << 30 >> 12)	/* we manage the low 4 GiB */
@@ -111,10 +114,16 @@ size_t mm_free_pages(void)
 
 /* kmalloc */
 
-#define KM_MIN_SHIFT	5
-#define KM_MAX_SHIFT	11
-#define KM_CLASSES	(KM_MAX_SHIFT - KM_MIN_SHIFT + 1)
 #define KM_MAGIC	0x6b6d616cU	/* "kmal" */
+/*
+ * A CPU keeps up to KM_CPU_MAX free blocks of a class and trades with
+ * the shared lists KM_BATCH at a time: a kfree() and the next kmalloc()
+ * of its class on the same CPU take no lock, and a CPU that only frees
+ * (RCU callbacks invoked where the blocks were not allocated) hands them
+ * on in batches.  SLUB's per-CPU fast path, in miniature.
+ */
+#define KM_BATCH	16
+#define KM_CPU_MAX	(2 * KM_BATCH)
 
 struct km_header {
 	u32 magic;
@@ -129,9 +138,58 @@ struct km_free {
 static struct km_free *km_freelist[KM_CLASSES];
 static struct spinlock km_lock = SPINLOCK_INIT("kmalloc");
 
+/*
+ * Move up to KM_BATCH blocks of class c from the shared list to this
+ * CPU's, carving a fresh page when the shared list is empty.  IRQs off:
+ * the per-CPU list is also used by this CPU's IRQ handlers.
+ */
+static void km_refill(struct km_cpu_cache *cc, u32 c)
+{
+	lockdep_assert_irqs_disabled();
+	spin_lock(&km_lock);
+	if (!km_freelist[c]) {
+		char *page = page_alloc(1);
+		size_t bsize = 1UL << (c + KM_MIN_SHIFT);
+
+		for (size_t off = 0; page && off + bsize <= PAGE_SIZE;
+		     off += bsize) {
+			struct km_free *b = (void *)(page + off);
+
+			b->next = km_freelist[c];
+			km_freelist[c] = b;
+		}
+	}
+	for (int i = 0; i < KM_BATCH && km_freelist[c]; i++) {
+		struct km_free *b = km_freelist[c];
+
+		km_freelist[c] = b->next;
+		b->next = cc->head[c];
+		cc->head[c] = b;
+		cc->count[c]++;
+	}
+	spin_unlock(&km_lock);
+}
+
+/* Give KM_BATCH of this CPU's blocks of class c back.  IRQs off. */
+static void km_drain(struct km_cpu_cache *cc, u32 c)
+{
+	lockdep_assert_irqs_disabled();
+	spin_lock(&km_lock);
+	for (int i = 0; i < KM_BATCH && cc->head[c]; i++) {
+		struct km_free *b = cc->head[c];
+
+		cc->head[c] = b->next;
+		cc->count[c]--;
+		b->next = km_freelist[c];
+		km_freelist[c] = b;
+	}
+	spin_unlock(&km_lock);
+}
+
 void *kmalloc(size_t size)
 {
 	size_t total = size + sizeof(struct km_header);
+	struct km_cpu_cache *cc;
 	struct km_header *h;
 	unsigned long flags;
 	u32 c = 0;
@@ -149,26 +207,19 @@ void *kmalloc(size_t size)
 		h->npages = np;
 		return h + 1;
 	}
-	spin_lock_irqsave(&km_lock, flags);
-	if (!km_freelist[c]) {
-		/* Carve a fresh page into blocks of this class. */
-		char *page = page_alloc(1);
-		size_t bsize = 1UL << (c + KM_MIN_SHIFT);
-
-		if (!page) {
-			spin_unlock_irqrestore(&km_lock, flags);
-			return NULL;
-		}
-		for (size_t off = 0; off + bsize <= PAGE_SIZE; off += bsize) {
-			struct km_free *b = (void *)(page + off);
-
-			b->next = km_freelist[c];
-			km_freelist[c] = b;
-		}
+	/* IRQs off: this CPU's list, and no migration between the two. */
+	local_irq_save(flags);
+	cc = &this_cpu()->km;
+	if (!cc->head[c])
+		km_refill(cc, c);
+	h = (struct km_header *)cc->head[c];
+	if (h) {
+		cc->head[c] = cc->head[c]->next;
+		cc->count[c]--;
 	}
-	h = (struct km_header *)km_freelist[c];
-	km_freelist[c] = km_freelist[c]->next;
-	spin_unlock_irqrestore(&km_lock, flags);
+	local_irq_restore(flags);
+	if (!h)
+		return NULL;
 	__builtin_memset(h, 0, 1UL << (c + KM_MIN_SHIFT));
 	h->magic = KM_MAGIC;
 	h->class = c;
@@ -195,6 +246,7 @@ size_t kmalloc_block_size(const void *p)
 
 void kfree(void *p)
 {
+	struct km_cpu_cache *cc;
 	struct km_header *h;
 	unsigned long flags;
 	u32 class;
@@ -208,7 +260,8 @@ void kfree(void *p)
 		page_free(h, h->npages);
 		return;
 	}
-	spin_lock_irqsave(&km_lock, flags);
+	local_irq_save(flags);
+	cc = &this_cpu()->km;
 	/*
 	 * The link overwrites the header, class and all: the class was
 	 * read first.  Read after the store, it was the link's upper half
@@ -216,7 +269,9 @@ void kfree(void *p)
 	 * class 0's, the two lists shared a tail, and a block could be
 	 * handed out twice.
 	 */
-	((struct km_free *)h)->next = km_freelist[class];
-	km_freelist[class] = (struct km_free *)h;
-	spin_unlock_irqrestore(&km_lock, flags);
+	((struct km_free *)h)->next = cc->head[class];
+	cc->head[class] = (struct km_free *)h;
+	if (++cc->count[class] > KM_CPU_MAX)
+		km_drain(cc, class);
+	local_irq_restore(flags);
 }

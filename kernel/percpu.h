@@ -18,6 +18,7 @@
 #define NR_VECTORS	256
 
 #include "kernel/cpumask.h"
+#include "kernel/mm.h"
 
 struct task;
 
@@ -69,6 +70,7 @@ struct percpu {
 	 * runs no handler (handle_nmi()).  Read only by NMIs on this CPU.
 	 */
 	bool nmi_ignore;
+	struct km_cpu_cache km;		/* kernel/mm.c: kmalloc()'s blocks */
 	struct cpu_stats stats;
 } __cacheline_aligned;
 

@@ -50,3 +50,46 @@ KTEST(kmalloc_classes)
 			 MM_TRIES);
 	return bad;
 }
+
+/*
+ * kmalloc_cpu_lists: enough blocks of one class, taken and given back
+ * with IRQs on as any thread does, that kmalloc() refills its CPU's list
+ * from the shared one and kfree() drains it back several times over.
+ * Every block must be distinct, zeroed when handed out, and keep what
+ * was written to it until it is freed.  kmalloc() and kfree() trade with
+ * the shared lists with IRQs off (they assert it): this CPU's IRQ
+ * handlers use the same per-CPU list.
+ */
+#define MM_BLOCKS	200	/* over 6 times a CPU's KM_CPU_MAX */
+
+KTEST(kmalloc_cpu_lists)
+{
+	static u64 *blk[2 * MM_BLOCKS];
+	int bad = 0;
+
+	/*
+	 * Round 0 fills and drains the CPU's list; round 1 holds twice as
+	 * many blocks at once, so it takes all the CPU's list holds and
+	 * then refills from the shared list: a block left on both lists is
+	 * handed out twice within the round.
+	 */
+	for (int round = 0, n = MM_BLOCKS; round < 2 && !bad;
+	     round++, n *= 2) {
+		for (int i = 0; i < n; i++) {
+			blk[i] = kmalloc(48);
+			if (!blk[i])
+				return KT_EXPECT(0, "kmalloc(48) failed at %d", i);
+			bad |= KT_EXPECT(blk[i][0] == 0 && blk[i][5] == 0,
+					 "block %d handed out not zeroed", i);
+			blk[i][0] = blk[i][5] = i + 1;
+		}
+		for (int i = 0; i < n && !bad; i++)
+			bad |= KT_EXPECT(blk[i][0] == (u64)i + 1 &&
+					 blk[i][5] == (u64)i + 1,
+					 "block %d (%p) was handed out twice: it holds %lu",
+					 i, blk[i], blk[i][0]);
+		for (int i = 0; i < n; i++)
+			kfree(blk[i]);
+	}
+	return bad;
+}
