@@ -353,7 +353,19 @@ checkpatch_verdict() {
 # --- 5. Configure each build: tinyconfig + fragment + scenario --------------
 resolve_scenarios
 log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in boot parameters share one)"
-kmake() { make -j"$jobs" ARCH=x86_64 CC="ccache gcc" "$@"; }
+# The compiler: ccache, but not for sources that .incbin a file (linux/ccache-cc
+# says why), from a fixed path: Kbuild rebuilds whatever its command line
+# changed, and a clean clone's path changes every time.
+cc_wrapper=$dir/ccache-cc
+cmp -s "$here/ccache-cc" "$cc_wrapper" || install -m 755 "$here/ccache-cc" "$cc_wrapper"
+kmake() { make -j"$jobs" ARCH=x86_64 CC="$cc_wrapper gcc" "$@"; }
+# check_payload TREE: the bzImage carries the vmlinux this build linked
+# (the payload piggy.o pulled in is the vmlinux.bin.gz made from it).
+check_payload() {
+	local c=$1/arch/x86/boot/compressed
+	objcopy -O binary -j .rodata..compressed "$c/piggy.o" "$c/piggy.payload" &&
+		cmp -s "$c/piggy.payload" "$c/vmlinux.bin.gz"
+}
 # check_config CONFIG FRAGMENT...: every "=y"/"=m" line, and every
 # "#CHECK#" line (kvm.sh's convention), is in CONFIG; no "=n" option is set.
 check_config() {
@@ -429,6 +441,10 @@ build() { # $1 = label, $2 = tree (default $src)
 		return 1
 	fi
 	rm -f "$tree/.dynrcu-building"
+	if ! check_payload "$tree"; then
+		log "build $1: arch/x86/boot/compressed/piggy.o does not carry this build's vmlinux.bin.gz (a stale object: see linux/ccache-cc)"
+		return 1
+	fi
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
@@ -470,7 +486,7 @@ i386_test() {
 			make ARCH=i386 olddefconfig >/dev/null &&
 			echo "$cfg_id" >.dynrcu-config
 		fi &&
-		make -j"$jobs" ARCH=i386 CC="ccache gcc" $objs &&
+		make -j"$jobs" ARCH=i386 CC="$cc_wrapper gcc" $objs &&
 		# 64-bit division compiles to libgcc calls the kernel lacks:
 		# the link of the module would fail on them.
 		! nm -u $objs | grep -E '__(u)?(div|mod)di3|__udivmoddi4'
