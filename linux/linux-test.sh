@@ -503,10 +503,12 @@ else
 fi
 
 # What a mutant's kernel is built from: the tarball, the series and its
-# config, the scenario's config, the compiler and the mutant's patch.
+# config, the scenario's config, the compiler (and its wrapper: kernels
+# built before linux/ccache-cc could carry another build's payload) and
+# the mutant's patch.
 mutant_key() {
 	{ echo "$tar_id $cfg_id"; cat "$cfgdir/$primary" "$here/mutants/$1.patch"
-	  gcc --version | head -1; } | sha1sum | cut -d' ' -f1
+	  gcc --version | head -1; cat "$here/ccache-cc"; } | sha1sum | cut -d' ' -f1
 }
 for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
