@@ -243,8 +243,14 @@ pass "packages present"
 series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
 # The series may change Kconfig: a new series regenerates .config too.
 cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
-# A mutant's own kind of error, which the judge requires (Judge-Error:).
-mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
+# A mutant's own kind of error, which the judge requires (Judge-Error:;
+# on arm64 Judge-Error-arm64: when the mutant has one: arm64's entry code
+# runs other checks first, see docs/linux.md).
+mutant_error() {
+	local e
+	[ "$arch" = arm64 ] && e=$(sed -n 's/^Judge-Error-arm64: //p' "$here/mutants/$1.patch")
+	[ -n "${e:-}" ] && echo "$e" || sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"
+}
 # Its boot parameters (Boot-Params:, optional): the readers that reach it.
 mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
 # The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
