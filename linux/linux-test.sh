@@ -694,8 +694,11 @@ arch_params() {
 }
 # judge_extra[]: more judge arguments for a passing boot.  On arm64 the
 # GIC must have turned pseudo-NMIs on, and, when the boot asks for NMI
-# readers (eqs_readers with bit 4), they must have found an EQS and all
-# run in NMI context (--nmi-readers: no "not-NMI" request).
+# readers (eqs_readers with bit 4), they must all have run in NMI
+# context (--nmi-readers: no "not-NMI" request) and, unless the idle loop
+# polls, some must have found an EQS (--nmi-from-eqs): in the polling
+# loop interrupts are on, and an NMI comes in through the interrupt
+# path, nested in it.
 judge_extra=()
 set_judge_extra() { # $1 = boot parameters
 	judge_extra=()
@@ -703,7 +706,10 @@ set_judge_extra() { # $1 = boot parameters
 	judge_extra=(--require 'GICv3: Pseudo-NMIs enabled')
 	local r
 	r=$(echo "$1" | tr ' ' '\n' | sed -n 's/^rcutorture\.eqs_readers=//p' | tail -1)
-	[ -n "$r" ] && (((r & 4) != 0)) && judge_extra+=(--nmi-readers)
+	[ -n "$r" ] && (((r & 4) != 0)) || return 0
+	judge_extra+=(--nmi-readers)
+	echo " $1 $extra_params " | grep -qE ' (idle=poll|nohlt) ' ||
+		judge_extra+=(--nmi-from-eqs)
 	return 0
 }
 # qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a

@@ -102,15 +102,22 @@ CASES = [
         "[   20.0] CPU1: may not have shut down cleanly",
     ]
 ] + [
-    # --nmi-readers: the NMI readers must have found an EQS, all as NMIs.
+    # --nmi-readers: NMI requests sent, all run as NMIs; --nmi-from-eqs:
+    # some found an EQS.
     ("arm64: NMI readers that ran as NMIs pass",
-     GOOD_NMI, "pass", ["--nmi-readers"], True),
+     GOOD_NMI, "pass", ["--nmi-readers", "--nmi-from-eqs"], True),
     ("arm64: an NMI request that arrived as an IRQ fails",
      GOOD_NMI.replace("not-NMI: 0", "not-NMI: 3"), "pass",
      ["--nmi-readers"], False),
-    ("arm64: no NMI reader from an EQS fails",
-     GOOD_NMI.replace("5532/5769", "0/5769"), "pass",
+    ("arm64: no NMI request sent fails",
+     GOOD_NMI.replace("5532/5769", "0/0"), "pass",
      ["--nmi-readers"], False),
+    ("arm64: no NMI reader from an EQS fails --nmi-from-eqs",
+     GOOD_NMI.replace("5532/5769", "0/5769"), "pass",
+     ["--nmi-from-eqs"], False),
+    ("arm64: no NMI reader from an EQS passes --nmi-readers alone",
+     GOOD_NMI.replace("5532/5769", "0/5769"), "pass",
+     ["--nmi-readers"], True),
     ("arm64: no eqs: line fails",
      "\n".join(l for l in GOOD_NMI.split("\n") if "eqs:" not in l),
      "pass", ["--nmi-readers"], False),
