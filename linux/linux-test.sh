@@ -251,8 +251,15 @@ mutant_error() {
 	[ "$arch" = arm64 ] && e=$(sed -n 's/^Judge-Error-arm64: //p' "$here/mutants/$1.patch")
 	[ -n "${e:-}" ] && echo "$e" || sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"
 }
-# Its boot parameters (Boot-Params:, optional): the readers that reach it.
-mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
+# Its boot parameters (Boot-Params:, optional): the readers that reach it;
+# on arm64 followed by its Boot-Params-arm64:, if any (arm64's default
+# idle loop takes no interrupt inside the EQS: see docs/linux.md).
+mutant_params() {
+	{
+		sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"
+		[ "$arch" = arm64 ] && sed -n 's/^Boot-Params-arm64: //p' "$here/mutants/$1.patch"
+	} | tr '\n' ' ' | sed 's/ *$//'
+}
 # The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
 mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 
