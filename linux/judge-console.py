@@ -30,7 +30,8 @@ import sys
 
 # A kernel crash: what ends a run before the test can print its verdict.
 CRASH = re.compile(r"BUG:|Oops|Kernel panic|general protection fault|"
-                   r"Unable to handle kernel")
+                   r"Unable to handle kernel|Internal error: |"
+                   r"Unhandled .* exception on CPU")
 BADNESS = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace:|Kernel panic|general protection fault|"
     r"detected stalls on CPUs|self-detected stall|INFO: task .* blocked|"
@@ -39,7 +40,21 @@ BADNESS = re.compile(
     r"detected expedited stalls|rcu_.*kthread starved for|"
     r"Stall ended before state dump start|"
     r"NMI received for unknown reason|Dazed and confused|Badness|"
-    r"BUG: KCSAN:")
+    r"BUG: KCSAN:|"
+    # arm64's own (arch/arm64/kernel/traps.c, entry-common.c, smp.c): a
+    # die() ("Internal error: Oops - BUG" and the like), an exception the
+    # entry code does not handle, an SError, an IPI it does not know, a
+    # secondary CPU that failed to start or to stop.
+    r"Internal error: |Unhandled .* exception on CPU|"
+    r"SError Interrupt on CPU|Unknown IPI message|"
+    r"Insufficient stack space to handle exception|"
+    r"CPU\d+: (failed to come online|died during early boot|"
+    r"may not have shut down cleanly|is stuck in kernel|will not boot)")
+# The series' statistics line: per context (hardirq, softirq, NMI) the
+# requests that found an extended quiescent state / all sent, and the NMI
+# requests that arrived outside NMI context (not-NMI).
+EQS_LINE = re.compile(r"torture: eqs: (\d+)/(\d+) (\d+)/(\d+) (\d+)/(\d+) "
+                      r".*not-NMI: (\d+)")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # x86 reports every NMI handler that ran longer than its nmi_longest_ns
 # (1 ms).  Under TCG the guest clock is the host's, so the time includes
@@ -76,9 +91,18 @@ def main():
     ap.add_argument("--expect", choices=["pass", "fail"], default="pass")
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
-    ap.add_argument("--require", default=None,
+    ap.add_argument("--require", action="append", default=[],
                     help="with --expect pass: some console line must "
-                    "match this (what the scenario is there to reach)")
+                    "match this (what the scenario is there to reach); "
+                    "may be given more than once")
+    ap.add_argument("--nmi-readers", action="store_true",
+                    help="with --expect pass: the last 'eqs:' line must "
+                    "show NMI requests sent and none that arrived outside "
+                    "NMI context (arm64: they ran as pseudo-NMIs)")
+    ap.add_argument("--nmi-from-eqs", action="store_true",
+                    help="with --expect pass: the last 'eqs:' line must "
+                    "show NMI readers that found an extended quiescent "
+                    "state")
     ap.add_argument("--stopped", action="store_true",
                     help="the harness stopped QEMU after the first --error "
                     "line: no verdict line of the test is expected")
@@ -156,9 +180,26 @@ def main():
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
     reached = True
-    if args.require:
-        reached = any(re.search(args.require, l) for l in lines)
-        print(f"judge: a line matching /{args.require}/: {reached}")
+    for req in args.require:
+        found = any(re.search(req, l) for l in lines)
+        print(f"judge: a line matching /{req}/: {found}")
+        reached = reached and found
+    if args.nmi_readers or args.nmi_from_eqs:
+        eqs = [m for l in lines for m in [EQS_LINE.search(l)] if m]
+        if eqs:
+            found, sent, not_nmi = (int(eqs[-1].group(i)) for i in (5, 6, 7))
+            print(f"judge: NMI readers: {found} of {sent} found an EQS, "
+                  f"not-NMI {not_nmi}")
+        else:
+            print("judge: NMI readers: no 'eqs:' line")
+        if args.nmi_readers:
+            ok_nmi = bool(eqs) and sent > 0 and not_nmi == 0
+            print(f"judge: NMI requests sent and all in NMI context: {ok_nmi}")
+            reached = reached and ok_nmi
+        if args.nmi_from_eqs:
+            ok_eqs = bool(eqs) and found > 0
+            print(f"judge: NMI readers that found an EQS: {ok_eqs}")
+            reached = reached and ok_eqs
     if args.expect == "pass":
         ok = clean and ver_rising and not timed_out and not pc and reached
     else:

@@ -37,6 +37,13 @@
 #                          linux-test-all: 5, for the time to detection)
 #   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
 #                          (make linux-test-all)
+#   DYNRCU_LINUX_ARCH      x86_64 (default) or arm64: arm64 cross-builds
+#                          with Debian's gcc-aarch64-linux-gnu in a tree of
+#                          its own ($DYNRCU_LINUX_DIR/arm64, with its own
+#                          out/), and boots qemu-system-aarch64 -M
+#                          virt,gic-version=3 with pseudo-NMIs on (make
+#                          linux-test-all runs both).  A mutant whose
+#                          header has "Arch: A" runs only on A.
 #
 # Usage: linux-test.sh [all|build|boot]
 #   build  packages, tree, git am, checkpatch, config, both builds: measures
@@ -59,6 +66,19 @@ esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=${DYNRCU_LINUX_DIR:-/var/tmp/dynrcu-linux}
+arch=${DYNRCU_LINUX_ARCH:-x86_64}
+case $arch in
+x86_64) ;;
+arm64)
+	# A tree of its own: the x86_64 tree holds its objects in-tree, and
+	# an O= build needs a clean source tree.
+	dir=$dir/arm64
+	;;
+*)
+	echo "linux-test: DYNRCU_LINUX_ARCH='$arch': expected x86_64 or arm64" >&2
+	exit 2
+	;;
+esac
 tarball=/usr/src/linux-source-6.12.tar.xz
 src=$dir/linux-source-6.12
 out=$dir/out
@@ -81,16 +101,51 @@ mutant_req=${DYNRCU_LINUX_MUTANTS:-$quick_mutants}
 [ "$mutant_req" = all ] &&
 	mutant_req=$(cd "$here/mutants" && ls ./*.patch | sed 's|^./||; s|\.patch$||')
 scen_req=${DYNRCU_LINUX_SCENARIOS:-EQS01}
+# mutant_arch M: the architectures mutant M makes sense on, from its
+# "Arch:" header ("x86_64", "arm64", or both; no header: all).
+mutant_arch() { sed -n '/^---$/q; s/^Arch: //p' "$here/mutants/$1.patch"; }
+for f in "$here"/mutants/*.patch; do
+	for a in $(mutant_arch "$(basename "$f" .patch)"); do
+		case $a in
+		x86_64 | arm64) ;;
+		*)
+			echo "linux-test: $f: unknown Arch: '$a' (expected x86_64 and/or arm64)" >&2
+			exit 2
+			;;
+		esac
+	done
+done
+skipped_mutants=()
 if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
 	for m in $mutant_req; do
 		if [ ! -f "$here/mutants/$m.patch" ]; then
 			echo "linux-test: DYNRCU_LINUX_MUTANTS: no mutant '$m' in $here/mutants" >&2
 			exit 2
 		fi
+		ma=$(mutant_arch "$m")
+		if [ -n "$ma" ] && ! echo " $ma " | grep -q " $arch "; then
+			skipped_mutants+=("$m")
+			continue
+		fi
 		mutants+=("$m")
 	done
 fi
-fragment=$here/config-fragment
+# What differs between the architectures: Kconfig fragment, make
+# arguments, kernel image, compiler, QEMU.
+if [ "$arch" = arm64 ]; then
+	fragment=$here/config-fragment-arm64
+	kmake_args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	kcc=aarch64-linux-gnu-gcc
+	image_target=Image
+	image_path=arch/arm64/boot/Image
+else
+	fragment=$here/config-fragment
+	kmake_args=(ARCH=x86_64)
+	kcc=gcc
+	image_target=bzImage
+	image_path=arch/x86/boot/bzImage
+fi
+image=$(basename "$image_path")
 
 export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache}
 # Depend mode: on a miss ccache takes the headers from the compiler's own
@@ -107,6 +162,10 @@ nfail=0
 pass() { echo "PASS: $*"; npass=$((npass + 1)); }
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 log() { echo "linux-test: $*"; }
+[ "$arch" = arm64 ] && log "arm64: tree and output in $dir"
+for m in "${skipped_mutants[@]}"; do
+	log "mutant $m skipped: its Arch: is $(mutant_arch "$m"), not $arch"
+done
 
 # with_progress LABEL HINT CMD...: run CMD, and while it runs say every 30 s
 # how long it has taken (HINT: how long it usually takes; PROGRESS, if set,
@@ -143,9 +202,16 @@ finish() {
 }
 
 # --- 1. Packages -------------------------------------------------------------
-need_pkgs=(linux-source-6.12 busybox-static ccache qemu-system-x86 gcc make
+need_pkgs=(linux-source-6.12 ccache gcc make
 	flex bison libelf-dev libssl-dev cpio dwarves gawk bc python3-ply xz-utils
 	git perl python3-git)
+if [ "$arch" = arm64 ]; then
+	# The cross compiler (its libc6-dev-arm64-cross links the static
+	# /init) and QEMU's arm system emulators.
+	need_pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+else
+	need_pkgs+=(busybox-static qemu-system-x86)
+fi
 missing=()
 for p in "${need_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -165,16 +231,37 @@ if [ ${#missing[@]} -gt 0 ]; then
 		finish
 	fi
 fi
+if [ "$arch" = arm64 ] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
+	fail "no aarch64-linux-gnu-gcc on PATH: the arm64 build needs Debian's gcc-aarch64-linux-gnu (apt-get install gcc-aarch64-linux-gnu)"
+	finish
+fi
+if [ "$arch" = arm64 ] && ! command -v qemu-system-aarch64 >/dev/null; then
+	fail "no qemu-system-aarch64 on PATH: the arm64 boots need Debian's qemu-system-arm (apt-get install qemu-system-arm)"
+	finish
+fi
 pass "packages present"
 
 # What the build phase builds from, and the boot phase checks it booted.
 series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
 # The series may change Kconfig: a new series regenerates .config too.
 cfg_id=$(cat "$fragment" "${patches[@]}" | sha1sum | cut -d' ' -f1)
-# A mutant's own kind of error, which the judge requires (Judge-Error:).
-mutant_error() { sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"; }
-# Its boot parameters (Boot-Params:, optional): the readers that reach it.
-mutant_params() { sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"; }
+# A mutant's own kind of error, which the judge requires (Judge-Error:;
+# on arm64 Judge-Error-arm64: when the mutant has one: arm64's entry code
+# runs other checks first, see docs/linux.md).
+mutant_error() {
+	local e
+	[ "$arch" = arm64 ] && e=$(sed -n 's/^Judge-Error-arm64: //p' "$here/mutants/$1.patch")
+	[ -n "${e:-}" ] && echo "$e" || sed -n 's/^Judge-Error: //p' "$here/mutants/$1.patch"
+}
+# Its boot parameters (Boot-Params:, optional): the readers that reach it;
+# on arm64 followed by its Boot-Params-arm64:, if any (arm64's default
+# idle loop takes no interrupt inside the EQS: see docs/linux.md).
+mutant_params() {
+	{
+		sed -n 's/^Boot-Params: //p' "$here/mutants/$1.patch"
+		[ "$arch" = arm64 ] && sed -n 's/^Boot-Params-arm64: //p' "$here/mutants/$1.patch"
+	} | tr '\n' ' ' | sed 's/ *$//'
+}
 # The historical fix a hist-* mutant re-creates (Original-Fix:), or "-".
 mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . || echo -; }
 
@@ -358,11 +445,13 @@ log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in
 # changed, and a clean clone's path changes every time.
 cc_wrapper=$dir/ccache-cc
 cmp -s "$here/ccache-cc" "$cc_wrapper" || install -m 755 "$here/ccache-cc" "$cc_wrapper"
-kmake() { make -j"$jobs" ARCH=x86_64 CC="$cc_wrapper gcc" "$@"; }
-# check_payload TREE: the bzImage carries the vmlinux this build linked
+kmake() { make -j"$jobs" "${kmake_args[@]}" CC="$cc_wrapper $kcc" "$@"; }
+# check_payload TREE: an x86 bzImage carries the vmlinux this build linked
 # (the payload piggy.o pulled in is the vmlinux.bin.gz made from it).
+# arm64's Image is the kernel itself, with nothing to check.
 check_payload() {
 	local c=$1/arch/x86/boot/compressed
+	[ "$image_target" = bzImage ] || return 0
 	objcopy -O binary -j .rodata..compressed "$c/piggy.o" "$c/piggy.payload" &&
 		cmp -s "$c/piggy.payload" "$c/vmlinux.bin.gz"
 }
@@ -395,9 +484,9 @@ configure_tree() {
 	fi
 	if [ ! -f "$t/.config" ] || [ "$(cat "$t/.dynrcu-config" 2>/dev/null)" != "$id" ]; then
 		(
-			cd "$t" && make ARCH=x86_64 tinyconfig &&
+			cd "$t" && make "${kmake_args[@]}" tinyconfig &&
 			scripts/kconfig/merge_config.sh -m .config "$fragment" "$cfgdir/$g" &&
-			make ARCH=x86_64 olddefconfig
+			make "${kmake_args[@]}" olddefconfig
 		) >"$out/config-$g.log" 2>&1 || return 1
 		echo "$id" >"$t/.dynrcu-config"
 	fi
@@ -423,17 +512,19 @@ build() { # $1 = label, $2 = tree (default $src)
 	t0=$(date +%s)
 	# shellcheck disable=SC2034 # read by with_progress
 	PROGRESS="echo \$(grep -c '^  CC' '$out/build-$1.log') files compiled"
-	kmake_logged() { (cd "$tree" && kmake bzImage modules) >"$out/build-$1.log" 2>&1; }
+	kmake_logged() { (cd "$tree" && kmake "$image_target" modules) >"$out/build-$1.log" 2>&1; }
 	# A build that was stopped (an interrupted make test) can leave a
 	# half-written archive whose next incremental link fails with
 	# "multiple definition" errors: the marker says so, and such a tree
 	# is cleaned first (.config and ccache are kept).
 	if [ -e "$tree/.dynrcu-building" ]; then
 		log "build $1: the last build in $tree did not finish: make clean first"
-		(cd "$tree" && make ARCH=x86_64 clean) >"$out/clean-$1.log" 2>&1
+		(cd "$tree" && make "${kmake_args[@]}" clean) >"$out/clean-$1.log" 2>&1
 	fi
 	touch "$tree/.dynrcu-building"
-	if ! with_progress "build $1" "a cold build compiles about 1050 files, 8 to 13 min on 2 cores; with a warm ccache about 1 min" \
+	local hint="a cold build compiles about 1050 files, 8 to 13 min on 2 cores; with a warm ccache about 1 min"
+	[ "$arch" = arm64 ] && hint="a cold arm64 build compiles about 555 files, 15 to 17 min on 2 shared cores; a relink about 30 s"
+	if ! with_progress "build $1" "$hint" \
 		kmake_logged "$1"; then
 		PROGRESS=
 		grep -E 'error|Error' "$out/build-$1.log" | head -20
@@ -448,7 +539,7 @@ build() { # $1 = label, $2 = tree (default $src)
 	PROGRESS=
 	t1=$(date +%s)
 	mkdir -p "$out/$1"
-	(cd "$tree" && cp arch/x86/boot/bzImage "$out/$1/")
+	(cd "$tree" && cp "$image_path" "$out/$1/")
 	log "build $1: $((t1 - t0)) s"
 	echo "$((t1 - t0))" >"$out/$1/build-seconds"
 }
@@ -492,7 +583,9 @@ i386_test() {
 		! nm -u $objs | grep -E '__(u)?(div|mod)di3|__udivmoddi4'
 	) >"$out/build-i386.log" 2>&1
 }
-if [ "${DYNRCU_LINUX_I386:-0}" != 1 ]; then
+if [ "$arch" = arm64 ]; then
+	: # the i386 compile test is the x86_64 run's
+elif [ "${DYNRCU_LINUX_I386:-0}" != 1 ]; then
 	log "i386 compile test skipped (DYNRCU_LINUX_I386=1, make linux-test-all: a second checkout of the tree, too long for make test's cold budget)"
 elif with_progress "i386 compile test" "about 3 min the first time (a worktree and prepare), seconds after" i386_test; then
 	pass "i386 compile test: $(git diff --name-only dynrcu-base..HEAD -- '*.c' | tr '\n' ' ')"
@@ -508,7 +601,7 @@ fi
 # the mutant's patch.
 mutant_key() {
 	{ echo "$tar_id $cfg_id"; cat "$cfgdir/$primary" "$here/mutants/$1.patch"
-	  gcc --version | head -1; cat "$here/ccache-cc"; } | sha1sum | cut -d' ' -f1
+	  "$kcc" --version | head -1; cat "$here/ccache-cc"; } | sha1sum | cut -d' ' -f1
 }
 for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
@@ -517,7 +610,7 @@ for m in "${mutants[@]}"; do
 	     ! mutant_fix "$m" | grep -qE '^[0-9a-f]{12} \("[^"]+"'; then
 		# A historical mutant names the fix it undoes by id and subject.
 		fail "mutant $m: Original-Fix: is not 'sha12 (\"subject\"...)': $(mutant_fix "$m")"
-	elif [ -f "$out/mutant-$m/bzImage" ] &&
+	elif [ -f "$out/mutant-$m/$image" ] &&
 	     [ "$(cat "$out/mutant-$m/key" 2>/dev/null)" = "$(mutant_key "$m")" ]; then
 		# Built before from the same tree, config, compiler and patch:
 		# the kernel is the same, so the tree is left at the series
@@ -547,12 +640,26 @@ fi
 [ "$phase" = boot ] && resolve_scenarios
 
 # --- 7. Initramfs: busybox-static, the modules, an init that runs the test ---
+# On arm64, /init is linux/initramfs-init-arm64.c, the same steps as one
+# static program (Debian's busybox-static is the host's architecture).
+arm64_init=$out/init-arm64
+if [ "$arch" = arm64 ] &&
+	! { [ "$arm64_init" -nt "$here/initramfs-init-arm64.c" ] ||
+	    aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$arm64_init" \
+		"$here/initramfs-init-arm64.c"; }; then
+	fail "compile $here/initramfs-init-arm64.c with aarch64-linux-gnu-gcc -static"
+	finish
+fi
 mkinitramfs() { # $1 = label, $2 = build
 	local root=$out/$1/initramfs
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,proc,sys,dev}
-	cp /bin/busybox "$root/bin/busybox"
-	cp "$here/initramfs-init" "$root/init"
+	if [ "$arch" = arm64 ]; then
+		cp "$arm64_init" "$root/init"
+	else
+		cp /bin/busybox "$root/bin/busybox"
+		cp "$here/initramfs-init" "$root/init"
+	fi
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/$1/initramfs.cpio.gz"
 }
@@ -570,18 +677,36 @@ mkinitramfs() { # $1 = label, $2 = build
 # console's first line matching ERROR: the verdict is in by then, and the
 # rest of the test would only add time (the judge is told, --stopped).
 stop_grace=3
+# qemu_args BUILD LABEL: sets qemu[] to the QEMU command (machine, kernel,
+# initramfs) and console[] to the architecture's first kernel parameters.
+# arm64: the virt machine with a GICv3 (pseudo-NMIs need its priority
+# masking), a Cortex-A57, pseudo-NMIs on (irqchip.gicv3_pseudo_nmi=1); the
+# kernel powers off through PSCI, and QEMU exits.
+# shellcheck disable=SC2054 # the commas are QEMU's (-M a,b), not bash's
+qemu_args() {
+	if [ "$arch" = arm64 ]; then
+		qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57
+			-accel "$accel" -smp 4 -m 512
+			-kernel "$out/$1/Image" -initrd "$out/$2/initramfs.cpio.gz")
+		console=(console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 panic=-1 loglevel=7)
+	else
+		qemu=(qemu-system-x86_64 -M microvm,acpi=off -accel "$accel" -smp 4 -m 512
+			-kernel "$out/$1/bzImage" -initrd "$out/$2/initramfs.cpio.gz")
+		console=(console=ttyS0 panic=-1 loglevel=7 no_timer_check)
+	fi
+}
 boot() {
 	local log=$out/$1/console.log rc t0 t1 secs=$4 stopped=$out/$1/stopped
 	mkdir -p "$out/$1"
 	mkinitramfs "$1" "$2"
 	rm -f "$log" "$stopped"
+	qemu_args "$2" "$1"
+	set -- "$1" "$2" "$3" "$4" "${5:-}" "$(arch_params "${6:-}")" "${7:-}"
 	t0=$(date +%s.%N)
 	with_progress "boot $1" "about $((secs + 40)) s: boot, a ${secs} s test, shutdown" \
 		qemu_until "$log" "$([ "$3" = fail ] && echo "${5:-!!!}")" "$stopped" \
-		timeout -k 10 "$timeout_s" qemu-system-x86_64 \
-		-M microvm,acpi=off -accel "$accel" -smp 4 -m 512 \
-		-kernel "$out/$2/bzImage" -initrd "$out/$1/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check ${6:-} rcutorture.shutdown_secs=$secs $extra_params" \
+		timeout -k 10 "$timeout_s" "${qemu[@]}" \
+		-append "${console[*]} ${6:-} rcutorture.shutdown_secs=$secs $extra_params" \
 		-display none -monitor none -serial "file:$log" -no-reboot </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
@@ -590,7 +715,37 @@ boot() {
 		--wall "$(echo "$t1 - $t0" | bc)" \
 		--parse-console "$src/tools/testing/selftests/rcutorture/bin" \
 		$([ -f "$stopped" ] && echo --stopped) \
-		${7:+--require "$7"} ${5:+--error "$5"} "$log"
+		${7:+--require "$7"} ${5:+--error "$5"} "${judge_extra[@]}" "$log"
+}
+# arch_params PARAMS: PARAMS as this architecture spells them.  arm64
+# has no "idle=" parameter (x86's; the kernel would pass it to /init as
+# unknown): the generic "nohlt" asks for the same polling idle loop.
+arch_params() {
+	if [ "$arch" = arm64 ]; then
+		echo "$1" | sed -E 's/(^| )idle=poll( |$)/\1nohlt\2/g'
+	else
+		echo "$1"
+	fi
+}
+# judge_extra[]: more judge arguments for a passing boot.  On arm64 the
+# GIC must have turned pseudo-NMIs on, and, when the boot asks for NMI
+# readers (eqs_readers with bit 4), they must all have run in NMI
+# context (--nmi-readers: no "not-NMI" request) and, unless the idle loop
+# polls, some must have found an EQS (--nmi-from-eqs): in the polling
+# loop interrupts are on, and an NMI comes in through the interrupt
+# path, nested in it.
+judge_extra=()
+set_judge_extra() { # $1 = boot parameters
+	judge_extra=()
+	[ "$arch" = arm64 ] || return 0
+	judge_extra=(--require 'GICv3: Pseudo-NMIs enabled')
+	local r
+	r=$(echo "$1" | tr ' ' '\n' | sed -n 's/^rcutorture\.eqs_readers=//p' | tail -1)
+	[ -n "$r" ] && (((r & 4) != 0)) || return 0
+	judge_extra+=(--nmi-readers)
+	echo " $1 $extra_params " | grep -qE ' (idle=poll|nohlt) ' ||
+		judge_extra+=(--nmi-from-eqs)
+	return 0
 }
 # qemu_until LOG REGEX FLAG CMD...: run CMD; with a REGEX, once LOG has a
 # line matching it, wait $stop_grace s, stop CMD (SIGTERM: QEMU flushes
@@ -623,7 +778,12 @@ qemu_until() {
 
 for s in "${scenarios[@]}"; do
 	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
-	require=$(cat "$cfgdir/$s.require" 2>/dev/null)
+	# A scenario's .require-arm64, when it has one, replaces its
+	# .require on arm64.
+	rf=$cfgdir/$s.require
+	[ "$arch" = arm64 ] && [ -f "$rf-arm64" ] && rf=$rf-arm64
+	require=$(grep -v '^#' "$rf" 2>/dev/null)
+	set_judge_extra "$params"
 	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params" "$require"; then
 		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS${require:+, a line matching /$require/}"
 	else
@@ -641,6 +801,7 @@ for m in "${mutants[@]}"; do
 	mparams="$(scenario_params "$primary") $(mutant_params "$m")"
 	caught=0
 	times=()
+	judge_extra=()
 	for ((b = 1; b <= mutant_boots; b++)); do
 		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
@@ -663,8 +824,11 @@ done
 stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
 stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
+	judge_extra=()
+	# arm64's table goes beside x86_64's, not over it.
+	cmp_name=comparison$([ "$arch" = arm64 ] && echo -arm64).md
 	{
-		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (negative: during boot, before the test; a boot stops $stop_grace s after it)."
+		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (negative: during boot, before the test; a boot stops $stop_grace s after it)."
 		echo
 		echo "| mutant | original fix | stock rcutorture | first error (s) | eqs_readers | first error (s) |"
 		echo "|---|---|---|---|---|---|"
@@ -685,7 +849,7 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	done <"$out/mutant-times"
 	cat "$out/comparison.md"
 	# What make docs-figures splices into docs/linux.md.
-	mkdir -p "$here/../build/linux" && cp "$out/comparison.md" "$here/../build/linux/comparison.md"
-	pass "stock rcutorture beside eqs_readers: $out/comparison.md, copied to build/linux/comparison.md"
+	mkdir -p "$here/../build/linux" && cp "$out/comparison.md" "$here/../build/linux/$cmp_name"
+	pass "stock rcutorture beside eqs_readers: $out/comparison.md, copied to build/linux/$cmp_name"
 fi
 finish

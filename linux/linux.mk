@@ -2,7 +2,7 @@
 # Included by the top-level Makefile; standalone: make -f linux/linux.mk linux-test
 LINUX_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: linux-test linux-test-all linux-hunt
+.PHONY: linux-test linux-test-all linux-test-arm64 linux-hunt
 # Extract Debian's linux-source-6.12 outside the repository (cached in
 # $DYNRCU_LINUX_DIR, default /var/tmp/dynrcu-linux), git am the series,
 # checkpatch it, build tinyconfig + fragment + scenario EQS01 with ccache,
@@ -16,11 +16,25 @@ linux-test:
 # with five boots each under the series' readers and five under stock
 # rcutorture (the comparison table, in $DYNRCU_LINUX_DIR/out/comparison.md),
 # 30 s tests, and the 32-bit (i386) compile test of the series' C files,
-# which needs another checkout.
+# which needs another checkout.  Then the same on arm64 (linux-test-arm64).
+# Both halves run; the target fails if either does.
+LINUX_TEST_ALL_ENV := DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
+	DYNRCU_LINUX_SCENARIOS=all DYNRCU_LINUX_STOCK=1 \
+	DYNRCU_LINUX_MUTANT_DURATION=30
 linux-test-all:
-	DYNRCU_LINUX_I386=1 DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
-		DYNRCU_LINUX_SCENARIOS=all DYNRCU_LINUX_STOCK=1 \
-		DYNRCU_LINUX_MUTANT_DURATION=30 bash $(LINUX_MK_DIR)/linux-test.sh
+	DYNRCU_LINUX_I386=1 $(LINUX_TEST_ALL_ENV) bash $(LINUX_MK_DIR)/linux-test.sh; \
+	x86=$$?; \
+	DYNRCU_LINUX_ARCH=arm64 $(LINUX_TEST_ALL_ENV) bash $(LINUX_MK_DIR)/linux-test.sh; \
+	arm64=$$?; \
+	echo "linux-test-all: x86_64 exit $$x86, arm64 exit $$arm64"; \
+	[ $$x86 = 0 ] && [ $$arm64 = 0 ]
+
+# The arm64 half alone: Debian's gcc-aarch64-linux-gnu cross-builds the
+# series in its own tree ($$DYNRCU_LINUX_DIR/arm64), and
+# qemu-system-aarch64 -M virt,gic-version=3 boots it with pseudo-NMIs on
+# (TCG).  Never part of make test: a cold arm64 build is a second kernel.
+linux-test-arm64:
+	DYNRCU_LINUX_ARCH=arm64 $(LINUX_TEST_ALL_ENV) bash $(LINUX_MK_DIR)/linux-test.sh
 
 # The hunt: the series' readers for HUNT_MINUTES of boot time (builds not
 # counted), one configuration of linux/hunt/CFLIST after another, the one

@@ -24,6 +24,8 @@ BAD = """[    1.412650] rcu-torture:--- Start of test: nreaders=3 eqs_readers=0x
 [    3.000308] rcu-torture:!!! Expedited grace period ended under a softirq reader on CPU 0
 [    3.100000] rcu-torture:--- End of test: FAILURE: nreaders=3
 """
+# The statistics line as the series prints it, with the not-NMI count.
+GOOD_NMI = GOOD.replace("exits: 17384/0", "not-NMI: 0")
 WARN = "[    1.5] WARNING: CPU: 0 PID: 0 at kernel/rcu/rcutorture.c:2092 rcu_torture_one_read+0x71/0x639\n"
 
 # (name, console, --expect, extra arguments, verdict wanted: True = pass)
@@ -84,6 +86,46 @@ CASES = [
      ["--stopped", "--error", "Normal grace period ended under"], False),
     ("a matching line in a clean run is not a catch",
      GOOD, "fail", ["--error", "eqs: "], False),
+] + [
+    # arm64's own badness lines, each injected into a clean console.
+    ("arm64: " + line.split("] ", 1)[1][:40] + " fails",
+     GOOD.replace("[   21.942465]", line + "\n[   21.942465]"), "pass", [],
+     False)
+    for line in [
+        "[   20.0] Internal error: Oops - BUG: 00000000f2000800 [#1] PREEMPT SMP",
+        "[   20.0] Unhandled 64-bit el1h sync exception on CPU1, ESR "
+        "0x0000000096000004 -- DABT (current EL)",
+        "[   20.0] SError Interrupt on CPU2, code 0x00000000be000000 -- SError",
+        "[   20.0] CPU3: Unknown IPI message 0x9",
+        "[   20.0] Insufficient stack space to handle exception!",
+        "[   20.0] CPU2: failed to come online",
+        "[   20.0] CPU1: may not have shut down cleanly",
+    ]
+] + [
+    # --nmi-readers: NMI requests sent, all run as NMIs; --nmi-from-eqs:
+    # some found an EQS.
+    ("arm64: NMI readers that ran as NMIs pass",
+     GOOD_NMI, "pass", ["--nmi-readers", "--nmi-from-eqs"], True),
+    ("arm64: an NMI request that arrived as an IRQ fails",
+     GOOD_NMI.replace("not-NMI: 0", "not-NMI: 3"), "pass",
+     ["--nmi-readers"], False),
+    ("arm64: no NMI request sent fails",
+     GOOD_NMI.replace("5532/5769", "0/0"), "pass",
+     ["--nmi-readers"], False),
+    ("arm64: no NMI reader from an EQS fails --nmi-from-eqs",
+     GOOD_NMI.replace("5532/5769", "0/5769"), "pass",
+     ["--nmi-from-eqs"], False),
+    ("arm64: no NMI reader from an EQS passes --nmi-readers alone",
+     GOOD_NMI.replace("5532/5769", "0/5769"), "pass",
+     ["--nmi-readers"], True),
+    ("arm64: no eqs: line fails",
+     "\n".join(l for l in GOOD_NMI.split("\n") if "eqs:" not in l),
+     "pass", ["--nmi-readers"], False),
+    ("two required lines, both present, pass", GOOD_NMI, "pass",
+     ["--require", "polled: [1-9]", "--require", "eqs: [1-9]"], True),
+    ("two required lines, one absent, fail", GOOD_NMI, "pass",
+     ["--require", "polled: [1-9]", "--require", "Pseudo-NMIs enabled"],
+     False),
 ]
 
 
