@@ -77,8 +77,9 @@ def main():
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
     ap.add_argument("--require", default=None,
-                    help="with --expect pass: some console line must "
-                    "match this (what the scenario is there to reach)")
+                    help="with --expect pass: for each line of this (a "
+                    "scenario's .require), some console line must match "
+                    "it (what the scenario is there to reach)")
     ap.add_argument("--stopped", action="store_true",
                     help="the harness stopped QEMU after the first --error "
                     "line: no verdict line of the test is expected")
@@ -156,9 +157,12 @@ def main():
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
     reached = True
-    if args.require:
-        reached = any(re.search(args.require, l) for l in lines)
-        print(f"judge: a line matching /{args.require}/: {reached}")
+    for req in (args.require or "").splitlines():
+        if not req:
+            continue
+        found = any(re.search(req, l) for l in lines)
+        print(f"judge: a line matching /{req}/: {found}")
+        reached = reached and found
     if args.expect == "pass":
         ok = clean and ver_rising and not timed_out and not pc and reached
     else:
