@@ -92,9 +92,10 @@ def main():
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--wall", type=float, default=None)
     ap.add_argument("--require", action="append", default=[],
-                    help="with --expect pass: some console line must "
-                    "match this (what the scenario is there to reach); "
-                    "may be given more than once")
+                    help="with --expect pass: for each line of this (a "
+                    "scenario's .require), some console line must match "
+                    "it (what the scenario is there to reach); may be "
+                    "given more than once")
     ap.add_argument("--nmi-readers", action="store_true",
                     help="with --expect pass: the last 'eqs:' line must "
                     "show NMI requests sent and none that arrived outside "
@@ -180,7 +181,7 @@ def main():
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
     reached = True
-    for req in args.require:
+    for req in (r for arg in args.require for r in arg.splitlines() if r):
         found = any(re.search(req, l) for l in lines)
         print(f"judge: a line matching /{req}/: {found}")
         reached = reached and found

@@ -6,6 +6,7 @@ clean console must pass (a checker that cannot fail is a defect).  Needs
 no kernel: the consoles are written here.  Ends "N passed, N failed".
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,18 @@ BAD = """[    1.412650] rcu-torture:--- Start of test: nreaders=3 eqs_readers=0x
 # The statistics line as the series prints it, with the not-NMI count.
 GOOD_NMI = GOOD.replace("exits: 17384/0", "not-NMI: 0")
 WARN = "[    1.5] WARNING: CPU: 0 PID: 0 at kernel/rcu/rcutorture.c:2092 rcu_torture_one_read+0x71/0x639\n"
+
+# EQS02 (nohz_full CPUs in user mode, tracepoint readers): its .require
+# wants readers through the user-exit path and at each tracepoint but
+# tick_stop (these guests' tick never stops: no clocksource but jiffies).
+with open(os.path.join(HERE, "scenarios", "EQS02.require")) as f:
+    EQS02_REQUIRE = f.read()
+EQS02_GOOD = GOOD.replace(
+    "polled: 1 exits: 17384/0",
+    "polled: 0 not-NMI: 0 user: 2714\n"
+    "[   11.697001] rcu-torture: tp: irq_handler_entry: 4927 "
+    "irq_handler_exit: 4926 softirq_entry: 11494 softirq_exit: 11342 "
+    "tick_stop: 0")
 
 # (name, console, --expect, extra arguments, verdict wanted: True = pass)
 CASES = [
@@ -64,6 +77,18 @@ CASES = [
     ("a required line absent fails",
      GOOD.replace("polled: 1", "polled: 0"), "pass",
      ["--require", "polled: [1-9]"], False),
+    ("EQS02's requirements met pass", EQS02_GOOD, "pass",
+     ["--require", EQS02_REQUIRE], True),
+    ("EQS02: no reader through the user-exit path fails",
+     EQS02_GOOD.replace("user: 2714", "user: 0"), "pass",
+     ["--require", EQS02_REQUIRE], False),
+] + [
+    (f"EQS02: no reader at {tp} fails",
+     re.sub(f"{tp}: [0-9]+", f"{tp}: 0", EQS02_GOOD), "pass",
+     ["--require", EQS02_REQUIRE], False)
+    for tp in ("irq_handler_entry", "irq_handler_exit", "softirq_entry",
+               "softirq_exit")
+] + [
     ("a mutant's FAILURE with '!!!' is caught", BAD, "fail", [], True),
     ("a mutant caught for its own reason", BAD, "fail",
      ["--error", "Expedited grace period ended under"], True),
