@@ -82,15 +82,12 @@ done <"$here/bench-fragment"
 
 t0=$(date +%s)
 log "building in $wt (cold: about 1030 files, 26 min at nice 19 on 2 shared cores; warm: under a minute)"
-# The compiler wrapper from a fixed path (linux/ccache-cc; linux-test.sh
-# installs the same one there).
-cc_wrapper=$dir/ccache-cc
-cmp -s "$here/ccache-cc" "$cc_wrapper" || install -m 755 "$here/ccache-cc" "$cc_wrapper"
+# shellcheck source=linux/kbuild-cc.sh
+. "$here/kbuild-cc.sh"
+cc_wrapper=$(cc_wrapper_install "$dir") || die "cannot install $dir/ccache-cc"
 (cd "$wt" && make -j"$jobs" ARCH=x86_64 CC="$cc_wrapper gcc" bzImage modules) \
 	>"$out/build.log" 2>&1 || { grep -E 'error|Error' "$out/build.log" | head; tail -20 "$out/build.log"; die "build failed ($out/build.log)"; }
-c=$wt/arch/x86/boot/compressed
-objcopy -O binary -j .rodata..compressed "$c/piggy.o" "$c/piggy.payload" &&
-	cmp -s "$c/piggy.payload" "$c/vmlinux.bin.gz" ||
+check_payload "$wt" ||
 	die "the bzImage does not carry this build's vmlinux.bin.gz (a stale piggy.o: see linux/ccache-cc)"
 # refscale, rcuscale and the modules they depend on (torture.ko when the
 # benchmarks select it as a module), found in this build's modules.order,

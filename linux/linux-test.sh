@@ -440,21 +440,15 @@ checkpatch_verdict() {
 # --- 5. Configure each build: tinyconfig + fragment + scenario --------------
 resolve_scenarios
 log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in boot parameters share one)"
-# The compiler: ccache, but not for sources that .incbin a file (linux/ccache-cc
-# says why), from a fixed path: Kbuild rebuilds whatever its command line
-# changed, and a clean clone's path changes every time.
-cc_wrapper=$dir/ccache-cc
-cmp -s "$here/ccache-cc" "$cc_wrapper" || install -m 755 "$here/ccache-cc" "$cc_wrapper"
+# The compiler: ccache, but not for sources that .incbin a file
+# (linux/ccache-cc says why), installed at a fixed path (linux/kbuild-cc.sh).
+# shellcheck source=linux/kbuild-cc.sh
+. "$here/kbuild-cc.sh"
+cc_wrapper=$(cc_wrapper_install "$dir") || { fail "install $dir/ccache-cc"; finish; }
 kmake() { make -j"$jobs" "${kmake_args[@]}" CC="$cc_wrapper $kcc" "$@"; }
-# check_payload TREE: an x86 bzImage carries the vmlinux this build linked
-# (the payload piggy.o pulled in is the vmlinux.bin.gz made from it).
-# arm64's Image is the kernel itself, with nothing to check.
-check_payload() {
-	local c=$1/arch/x86/boot/compressed
-	[ "$image_target" = bzImage ] || return 0
-	objcopy -O binary -j .rodata..compressed "$c/piggy.o" "$c/piggy.payload" &&
-		cmp -s "$c/piggy.payload" "$c/vmlinux.bin.gz"
-}
+# check_payload TREE (linux/kbuild-cc.sh) is x86's: arm64's Image is the
+# kernel itself, with nothing to check.
+image_payload_ok() { [ "$image_target" != bzImage ] || check_payload "$1"; }
 # check_config CONFIG FRAGMENT...: every "=y"/"=m" line, and every
 # "#CHECK#" line (kvm.sh's convention), is in CONFIG; no "=n" option is set.
 check_config() {
@@ -532,7 +526,7 @@ build() { # $1 = label, $2 = tree (default $src)
 		return 1
 	fi
 	rm -f "$tree/.dynrcu-building"
-	if ! check_payload "$tree"; then
+	if ! image_payload_ok "$tree"; then
 		log "build $1: arch/x86/boot/compressed/piggy.o does not carry this build's vmlinux.bin.gz (a stale object: see linux/ccache-cc)"
 		return 1
 	fi
