@@ -28,6 +28,8 @@ for), 2 on bad arguments.
 """
 import argparse
 import datetime
+import fcntl
+import hashlib
 import importlib.util
 import json
 import os
@@ -76,13 +78,50 @@ def configs(cfgdir):
     return names
 
 
+ARCHES = ("x86_64", "arm64")
+
+
 def arch_of(cfgdir, name):
-    """A fragment's "# arch: X" line, x86_64 without one."""
-    for line in open(os.path.join(cfgdir, name)):
-        m = re.match(r"#\s*arch:\s*(\S+)", line)
-        if m:
-            return m.group(1)
+    """The "# arch: X" line of a configuration's fragment or of its .boot
+    (a .boot's comment lines are not boot parameters: an arm64 hunt can
+    share an x86 scenario's fragment, and so its build), x86_64 without
+    one."""
+    for path in (os.path.join(cfgdir, name),
+                 os.path.join(cfgdir, name + ".boot")):
+        if not os.path.isfile(path):
+            continue
+        for line in open(path):
+            m = re.match(r"#\s*arch:\s*(\S+)", line)
+            if m:
+                if m.group(1) not in ARCHES:
+                    sys.exit(f"linux-hunt: {path}: arch {m.group(1)}: "
+                             f"expected one of {', '.join(ARCHES)}")
+                return m.group(1)
     return "x86_64"
+
+
+class Locked:
+    """An exclusive lock on PATH for a with-block: hunts started side by
+    side (one per group of configurations) share the state file, the
+    results table and the kernel tree."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        self.f = open(self.path, "a")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.f, fcntl.LOCK_UN)
+        self.f.close()
+
+
+def table_lock(table):
+    """One lock per results table, wherever the hunts' trees are."""
+    key = hashlib.sha1(os.path.realpath(table).encode()).hexdigest()[:12]
+    return Locked(os.path.join("/tmp", f"dynrcu-linux-hunt-{key}.lock"))
 
 
 def summarize(text, judge):
@@ -130,9 +169,10 @@ def append_row(table, row):
         sys.exit(f"linux-hunt: {table}: {BEGIN} without {END} after it")
     i = text.index(END)
     text = text[:i] + row + "\n" + text[i:]
-    with open(table + ".tmp", "w") as f:
+    tmp = f"{table}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
         f.write(text)
-    os.replace(table + ".tmp", table)
+    os.replace(tmp, table)
 
 
 def load_state(path):
@@ -150,15 +190,17 @@ def load_state(path):
 
 
 def save_state(path, st):
-    with open(path + ".tmp", "w") as f:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
         json.dump(st, f, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    os.replace(tmp, path)
 
 
 def linux_test(phase, cfg, cfgdir, env, log):
     """Run linux-test.sh PHASE for one configuration; its exit status."""
     e = dict(os.environ, **env, DYNRCU_LINUX_CFGDIR=cfgdir,
-             DYNRCU_LINUX_SCENARIOS=cfg, DYNRCU_LINUX_SKIP_MUTANT="1")
+             DYNRCU_LINUX_SCENARIOS=cfg, DYNRCU_LINUX_SKIP_MUTANT="1",
+             DYNRCU_LINUX_ARCH=arch_of(cfgdir, cfg))
     with open(log, "w") as f:
         # In a session of its own, so that an interrupted hunt stops the
         # boot it started (QEMU under linux-test.sh) with it.
@@ -233,11 +275,15 @@ def main():
     hdir = os.path.join(ldir, "hunt")
     os.makedirs(os.path.join(hdir, "logs"), exist_ok=True)
     state_path = os.path.join(hdir, "state.json")
-    st = load_state(state_path)
+    state_lock = os.path.join(hdir, "state.lock")
+    with Locked(state_lock):
+        st = load_state(state_path)
     budget_s = args.minutes * 60
     built = set()
     failed = 0
     while True:
+        with Locked(state_lock):
+            st = load_state(state_path)
         cfg = min(cfgs, key=lambda c: (st["guest_min"].get(c, 0.0),
                                        cfgs.index(c)))
         this_s = min(chunk_s, int(budget_s - SLACK_S))
@@ -245,16 +291,23 @@ def main():
             print(f"linux-hunt: {budget_s / 60:.1f} min of boot time "
                   "left, under a chunk: stopping", flush=True)
             break
-        n = st["chunks"] + 1
-        base = os.path.join(hdir, "logs", f"{n:04d}-{cfg}")
+        # The log's name: this process and its chunk's start, since hunts
+        # side by side number their chunks only when they finish.
+        base = os.path.join(hdir, "logs", "%s-%d-%s" % (
+            time.strftime("%Y%m%d-%H%M%S"), os.getpid(), cfg))
         if cfg not in built:
             print(f"linux-hunt: build {cfg} ({base}.build.txt)", flush=True)
-            if linux_test("build", cfg, args.cfgdir, {}, base + ".build.txt"):
+            # One build at a time in a tree (the hunts side by side share
+            # it); a boot only reads its own group's kernel.
+            with Locked(os.path.join(hdir, "build.lock")):
+                brc = linux_test("build", cfg, args.cfgdir, {},
+                                 base + ".build.txt")
+            if brc:
                 print(f"linux-hunt: the build of {cfg} failed: "
                       f"{base}.build.txt", file=sys.stderr)
                 return 1
             built.add(cfg)
-        print(f"linux-hunt: chunk {n}: {cfg}, {this_s / 60:.1f} guest min "
+        print(f"linux-hunt: {cfg}: {this_s / 60:.1f} guest min "
               f"(so far {st['guest_min'].get(cfg, 0.0):.1f})", flush=True)
         t0 = time.monotonic()
         rc = linux_test("boot", cfg, args.cfgdir,
@@ -262,7 +315,10 @@ def main():
                          "DYNRCU_LINUX_TIMEOUT": str(this_s + SLACK_S)},
                         base + ".boot.txt")
         budget_s -= time.monotonic() - t0
-        console = os.path.join(ldir, "out", f"scenario-{cfg}", "console.log")
+        tree_dir = ldir if arch_of(args.cfgdir, cfg) == "x86_64" else \
+            os.path.join(ldir, arch_of(args.cfgdir, cfg))
+        console = os.path.join(tree_dir, "out", f"scenario-{cfg}",
+                               "console.log")
         text = ""
         if os.path.exists(console):
             shutil.copy(console, base + ".console.log")
@@ -276,11 +332,17 @@ def main():
             arch_of(args.cfgdir, cfg), s["guest_min"], s["eqs"],
             "-" if s["updates"] is None else s["updates"], verdict,
             md_cell(s["first_error"]), s["warnings"])
-        append_row(args.table, row)
-        st["guest_min"][cfg] = st["guest_min"].get(cfg, 0.0) + \
-            s["guest_min"]
-        st["chunks"] = n
-        save_state(state_path, st)
+        with table_lock(args.table):
+            append_row(args.table, row)
+        # Re-read under the lock: a hunt beside this one may have added
+        # its chunk since.
+        with Locked(state_lock):
+            st = load_state(state_path)
+            st["guest_min"][cfg] = st["guest_min"].get(cfg, 0.0) + \
+                s["guest_min"]
+            st["chunks"] += 1
+            n = st["chunks"]
+            save_state(state_path, st)
         print(f"linux-hunt: chunk {n}: {cfg} {verdict}, "
               f"{s['guest_min']:.1f} guest min, readers {s['eqs']}, "
               f"first error: {s['first_error'][:120]}", flush=True)

@@ -304,7 +304,13 @@ resolve_scenarios() {
 }
 # tree_of G: where group G builds.
 tree_of() { if [ "$1" = "$primary" ]; then echo "$src"; else echo "$dir/wt-$1"; fi; }
-built_from="series $series_id config $cfg_id scenarios $scen_req mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
+# What the build phase built from: the series and its config, and the
+# mutants (in $out/built-from); each group's kernel carries a stamp of its
+# own ($out/G/built-from, group_stamp), so that a boot of one scenario
+# (make linux-hunt's, one configuration at a time) still finds the kernel
+# that an earlier build phase made for it after another group was built.
+built_from="series $series_id config $cfg_id mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
+group_stamp() { echo "series $series_id config $cfg_id fragment $(sha1sum <"$cfgdir/$1" | cut -d' ' -f1)"; }
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
 
@@ -539,6 +545,7 @@ build() { # $1 = label, $2 = tree (default $src)
 }
 for g in "${groups[@]}"; do
 	if build "$g" "$(tree_of "$g")"; then
+		group_stamp "$g" >"$out/$g/built-from"
 		pass "build $g: kernel + modules ($(cat "$out/$g/build-seconds") s)"
 	else
 		fail "build $g"
@@ -628,10 +635,16 @@ fi # the build phase
 
 # The boot phase boots what the build phase built, from this series only.
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
-	fail "no build of this series, config, scenarios and mutants in $out: run the build phase first"
+	fail "no build of this series, config and mutants in $out: run the build phase first"
 	finish
 fi
 [ "$phase" = boot ] && resolve_scenarios
+for s in "${scenarios[@]}"; do
+	if [ "$(cat "$out/${group[$s]}/built-from" 2>/dev/null)" != "$(group_stamp "${group[$s]}")" ]; then
+		fail "no build of scenario $s's kernel (${group[$s]}) from this series and fragment in $out/${group[$s]}: run the build phase first"
+		finish
+	fi
+done
 
 # --- 7. Initramfs: busybox-static, the modules, an init that runs the test ---
 # On arm64, /init is linux/initramfs-init-arm64.c, the same steps as one

@@ -3,6 +3,7 @@
 """Tests of linux/hunt.py's parts that need no boot: the console summary,
 the table's markers, the state file and the configuration list.  Ends
 with "N passed, N failed"."""
+import fcntl
 import importlib.util
 import os
 import shutil
@@ -110,6 +111,30 @@ check(hunt.configs(cfgdir) == ["A", "B"] and
       hunt.arch_of(cfgdir, "A") == "arm64" and
       hunt.arch_of(cfgdir, "B") == "x86_64",
       "CFLIST read in order, arch from '# arch:', x86_64 by default")
+with open(os.path.join(cfgdir, "B.boot"), "w") as f:
+    f.write("# arch: arm64\nrcutorture.eqs_readers=7\n")
+check(hunt.arch_of(cfgdir, "B") == "arm64",
+      "arch from a '# arch:' line of the .boot (a shared fragment)")
+with open(os.path.join(cfgdir, "B.boot"), "w") as f:
+    f.write("# arch: riscv\n")
+try:
+    hunt.arch_of(cfgdir, "B")
+    check(False, "an unknown arch is refused")
+except SystemExit as ex:
+    check("riscv" in str(ex) and "B.boot" in str(ex),
+          f"an unknown arch is refused, naming it: {str(ex)[:70]}")
+lk = os.path.join(d, "lock")
+with hunt.Locked(lk):
+    # flock(2) locks belong to the open file: a second open of the same
+    # path, as another hunt's, must not get the lock while this one has it.
+    f2 = open(lk, "a")
+    try:
+        fcntl.flock(f2, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        got = True
+    except BlockingIOError:
+        got = False
+    f2.close()
+check(not got, "a hunt's lock keeps a second hunt out")
 check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
       "linux/hunt/CFLIST is readable and every entry has a fragment")
 
