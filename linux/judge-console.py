@@ -65,6 +65,32 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SLOW_NMI = re.compile(r"INFO: NMI handler \(.*\) took too long to run: "
                       r"(\d+\.\d+) msecs")
 NMI_SLOW_MS = 100
+# What caught a failing run, from its first error line: the series' own
+# check (a grace period that ended under one of its readers), a check
+# rcutorture already had, or one the kernel already had (named by the
+# function that warned, as the WARNING line gives it).
+SERIES_CHECK = re.compile(r"grace period ended under an? \w+ reader|"
+                          r"!!! eqs_readers: |!!! eqs: |!!! tp_readers: ")
+WARN_AT = re.compile(r"WARNING: .* at (\S+?):\d+ (\w+)")
+
+
+def label_of(line):
+    """Who caught it: "series", "rcutorture" or "kernel: <what>"."""
+    if SERIES_CHECK.search(line):
+        return "series"
+    if "-torture:" in line or "End of test: FAILURE" in line:
+        return "rcutorture"
+    m = WARN_AT.search(line)
+    if m:
+        return f"kernel: WARNING in {m.group(2)}() ({m.group(1)})"
+    for what in ("suspicious RCU usage", "detected stalls on CPUs",
+                 "self-detected stall", "detected expedited stalls",
+                 "inconsistent lock state", "possible recursive locking",
+                 "possible circular locking", "BUG:", "Oops",
+                 "Kernel panic", "Internal error: "):
+        if what in line:
+            return "kernel: " + what.rstrip(": ")
+    return "kernel: " + TS.sub("", line).strip()[:60]
 
 
 def parse_console(bindir, log, title):
@@ -178,6 +204,8 @@ def main():
     first_ts = next((ts_of(l) for l in wanted), None)
     if start_ts is not None and first_ts is not None:
         print(f"judge: first error {first_ts - start_ts:.2f} s after Start of test")
+    if wanted:
+        print(f"judge: caught by: {label_of(wanted[0])}")
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
     reached = True

@@ -304,13 +304,16 @@ resolve_scenarios() {
 }
 # tree_of G: where group G builds.
 tree_of() { if [ "$1" = "$primary" ]; then echo "$src"; else echo "$dir/wt-$1"; fi; }
-# What the build phase built from: the series and its config, and the
-# mutants (in $out/built-from); each group's kernel carries a stamp of its
-# own ($out/G/built-from, group_stamp), so that a boot of one scenario
-# (make linux-hunt's, one configuration at a time) still finds the kernel
-# that an earlier build phase made for it after another group was built.
-built_from="series $series_id config $cfg_id mutants $(for m in "${mutants[@]}"; do echo "$m"; cat "$here/mutants/$m.patch"; done | sha1sum | cut -d' ' -f1)"
+# What the build phase built from: the series and its config (in
+# $out/built-from).  Each kernel carries a stamp of its own as well, a
+# group's ($out/G/built-from, group_stamp) and a mutant's
+# ($out/mutant-M/built-from, mutant_stamp), so that the boot phase finds
+# the kernel it needs even after another build phase with other
+# scenarios or mutants ran on the same tree: make linux-hunt builds and
+# boots one configuration at a time, and may run beside a measurement.
+built_from="series $series_id config $cfg_id"
 group_stamp() { echo "series $series_id config $cfg_id fragment $(sha1sum <"$cfgdir/$1" | cut -d' ' -f1)"; }
+mutant_stamp() { echo "$(group_stamp "$primary") mutant $(sha1sum <"$here/mutants/$1.patch" | cut -d' ' -f1)"; }
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
 
@@ -616,10 +619,12 @@ for m in "${mutants[@]}"; do
 		# Built before from the same tree, config, compiler and patch:
 		# the kernel is the same, so the tree is left at the series
 		# (a rebuild here would cost this and the next run a link each).
+		mutant_stamp "$m" >"$out/mutant-$m/built-from"
 		pass "build mutant $m (kept: built from the same tree, config and patch)"
 	elif git apply "$here/mutants/$m.patch"; then
 		if build "mutant-$m"; then
 			mutant_key "$m" >"$out/mutant-$m/key"
+			mutant_stamp "$m" >"$out/mutant-$m/built-from"
 			pass "build mutant $m ($(cat "$out/mutant-$m/build-seconds") s)"
 		else
 			fail "build mutant $m"
@@ -635,13 +640,19 @@ fi # the build phase
 
 # The boot phase boots what the build phase built, from this series only.
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
-	fail "no build of this series, config and mutants in $out: run the build phase first"
+	fail "no build of this series and config in $out: run the build phase first"
 	finish
 fi
 [ "$phase" = boot ] && resolve_scenarios
 for s in "${scenarios[@]}"; do
 	if [ "$(cat "$out/${group[$s]}/built-from" 2>/dev/null)" != "$(group_stamp "${group[$s]}")" ]; then
 		fail "no build of scenario $s's kernel (${group[$s]}) from this series and fragment in $out/${group[$s]}: run the build phase first"
+		finish
+	fi
+done
+for m in "${mutants[@]}"; do
+	if [ "$(cat "$out/mutant-$m/built-from" 2>/dev/null)" != "$(mutant_stamp "$m")" ]; then
+		fail "no build of mutant $m from this series and patch in $out/mutant-$m: run the build phase first"
 		finish
 	fi
 done
@@ -824,35 +835,63 @@ for m in "${mutants[@]}"; do
 	fi
 done
 
-# --- 9. The same mutants under stock rcutorture (DYNRCU_LINUX_STOCK=1) ------
-# kvm.sh's usual reader settings, the mutant's own non-rcutorture parameters
-# (rcutree.*), no eqs_readers: any failure of the run counts.  The table
-# beside the series' column goes to $out/comparison.md.
+# --- 9. Stock rcutorture beside the series: rates (DYNRCU_LINUX_STOCK=1) -----
+# One configuration per column, the same for every mutant: stock
+# rcutorture with kvm.sh's usual reader settings (stock_params), and the
+# same plus the series' readers in every context the architecture has
+# (rcutorture.eqs_readers=7, its default hold and interval): no tuning
+# per mutant.  Of a mutant's Boot-Params only what is not rcutorture's
+# (rcutree.*, nohlt) goes to both columns.  Each column boots the mutant's
+# kernel mutant_boots times for mutant_duration s; any failure of the run
+# counts (stock_error), and the judge's label says what caught it: the
+# series' own check, rcutorture's, or a check the kernel already had.
+# The rate is failures per guest hour: caught boots over the guest time
+# watched (to the first error when caught, the whole test when not).  The
+# table goes to $out/comparison.md.
 stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
-stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE'
+series_params="$stock_params rcutorture.eqs_readers=7"
+stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE|suspicious RCU usage|Internal error: '
+# column M LABEL PARAMS: boots of mutant M's kernel; prints "caught
+# rate times labels" (rate: per guest hour; labels: ";"-separated,
+# with how many boots each caught).
+column() {
+	local m=$1 label=$2 p=$3 b rc caught=0 t w watched=0 times=() labels=()
+	local j
+	for ((b = 1; b <= mutant_boots; b++)); do
+		j=$out/mutant-$m/$label-judge-$b.txt
+		boot "$label-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$p" >"$j"
+		rc=$?
+		# Negative: the error came during boot, before the test.
+		t=$(sed -n "s/^judge: first error \(-\{0,1\}[0-9.]*\) s after Start of test/\1/p" "$j")
+		if [ $rc = 0 ]; then
+			caught=$((caught + 1))
+			labels+=("$(sed -n 's/^judge: caught by: //p' "$j")")
+			t=${t:-0} # caught before rcutorture printed its start
+		fi
+		times+=("${t:--}")
+		# Test time watched: to the first error, none when it came
+		# during boot, all of it when nothing was caught.
+		case $t in -*) w=0 ;; '') w=$mutant_duration ;; *) w=$t ;; esac
+		watched=$(echo "$watched + $w" | bc)
+	done
+	echo "$caught|$(echo "$caught $watched" | awk '{ if ($1 == 0) print 0; else if ($2 <= 0) print "at boot"; else printf "%.0f", $1 * 3600 / $2 }')|${times[*]}|$(printf '%s\n' "${labels[@]}" | grep . | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/\2 (\1)/' | paste -sd ';' | sed 's/;/; /g')"
+}
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	judge_extra=()
 	# arm64's table goes beside x86_64's, not over it.
 	cmp_name=comparison$([ "$arch" = arm64 ] && echo -arm64).md
 	{
-		echo "Measured by \`make linux-test-all\` on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, $mutant_duration s tests, $mutant_boots boots per mutant and column: caught boots, and the seconds from \`Start of test\` to the first error line (negative: during boot, before the test; a boot stops $stop_grace s after it)."
+		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus \`rcutorture.eqs_readers=7\`; a mutant's own non-rcutorture parameters go to both. Per column: boots caught of those run, failures per guest hour (caught boots over the guest seconds watched: to the first error, or the whole test), the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot), and what caught it (series: the series' own check; kernel: a check the kernel already had, reached by the stimulus)."
 		echo
-		echo "| mutant | original fix | stock rcutorture | first error (s) | eqs_readers | first error (s) |"
-		echo "|---|---|---|---|---|---|"
+		echo "| mutant | original fix | stock: caught | per guest hour | first error (s) | caught by | series: caught | per guest hour | first error (s) | caught by |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
 	} >"$out/comparison.md"
-	while read -r m ecaught eboots etimes; do
-		sp="$stock_params $(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')"
-		scaught=0
-		stimes=()
-		for ((b = 1; b <= mutant_boots; b++)); do
-			boot "stock-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$sp" >"$out/mutant-$m/stock-judge-$b.txt"
-			[ $? = 0 ] && scaught=$((scaught + 1))
-			# Negative: the error came during boot, before the test.
-			t=$(sed -n "s/^judge: first error \(-\{0,1\}[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/stock-judge-$b.txt")
-			stimes+=("${t:--}")
-		done
-		log "mutant $m under stock rcutorture: caught $scaught of $mutant_boots boots; first error after ${stimes[*]} s"
-		echo "| \`$m\` | $(mutant_fix "$m") | $scaught of $mutant_boots | ${stimes[*]} | $ecaught of $eboots | $etimes |" >>"$out/comparison.md"
+	while read -r m _; do
+		own=$(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')
+		IFS='|' read -r sc sr stt slb <<<"$(column "$m" stock "$stock_params $own")"
+		IFS='|' read -r ec er ett elb <<<"$(column "$m" series "$series_params $own")"
+		log "mutant $m: stock caught $sc of $mutant_boots ($sr per guest hour, $stt s, $slb); series $ec of $mutant_boots ($er per guest hour, $ett s, $elb)"
+		echo "| \`$m\` | $(mutant_fix "$m") | $sc of $mutant_boots | $sr | $stt | ${slb:--} | $ec of $mutant_boots | $er | $ett | ${elb:--} |" >>"$out/comparison.md"
 	done <"$out/mutant-times"
 	cat "$out/comparison.md"
 	# What make docs-figures splices into docs/linux.md.

@@ -153,10 +153,43 @@ CASES = [
      False),
 ]
 
+# (name, console, --error, the "caught by:" label wanted): a failing run
+# names what caught it, the series' check or one that was there before.
+LABELS = [
+    ("the series' check is labelled 'series'", BAD,
+     "grace period ended", "series"),
+    ("an existing warning is labelled by its function",
+     BAD.replace("[    3.000308]", WARN.rstrip("\n") + "\n[    3.000308]"),
+     "WARNING:|grace period ended",
+     "kernel: WARNING in rcu_torture_one_read() (kernel/rcu/rcutorture.c)"),
+    ("lockdep's RCU check is labelled as the kernel's", GOOD.replace(
+        "[   11.696691]", "[    5.0] =============================\n"
+        "[    5.1] WARNING: suspicious RCU usage\n[   11.696691]"),
+     "suspicious RCU usage", "kernel: suspicious RCU usage"),
+    ("another rcutorture failure is labelled 'rcutorture'",
+     GOOD.replace("[   33.467893]", "[   33.0] rcu-torture: !!! Reader "
+                  "Pipe:  1 2 3\n[   33.467893]"), "!!!", "rcutorture"),
+]
+
 
 def main():
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as d:
+        for name, text, error, want in LABELS:
+            log = os.path.join(d, "console.log")
+            with open(log, "w") as f:
+                f.write(text)
+            r = subprocess.run([sys.executable, JUDGE, "--expect", "fail",
+                                "--error", error, log],
+                               capture_output=True, text=True)
+            got = re.search(r"^judge: caught by: (.*)$", r.stdout, re.M)
+            if got and got.group(1) == want:
+                npass += 1
+                print(f"ok - {name}")
+            else:
+                nfail += 1
+                print(f"not ok - {name}: wanted '{want}', got "
+                      f"'{got.group(1) if got else None}'")
         for name, text, expect, extra, want in CASES:
             log = os.path.join(d, "console.log")
             with open(log, "w") as f:
