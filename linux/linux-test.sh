@@ -15,7 +15,8 @@
 #   DYNRCU_LINUX_DIR       build directory (default /var/tmp/dynrcu-linux)
 #   DYNRCU_LINUX_DURATION  test seconds of the series' boot (default 30)
 #   DYNRCU_LINUX_MUTANT_DURATION  test seconds of the mutant's boot (default 10)
-#   DYNRCU_LINUX_TIMEOUT   QEMU timeout seconds per boot (default duration+150)
+#   DYNRCU_LINUX_TIMEOUT   QEMU timeout seconds per boot (default: that
+#                          boot's test seconds + 150)
 #   DYNRCU_LINUX_ACCEL     QEMU accelerator (default tcg: stock kernels hang
 #                          under this machine's paravirtual KVM; see
 #                          docs/linux.md)
@@ -85,7 +86,6 @@ out=$dir/out
 duration=${DYNRCU_LINUX_DURATION:-30}
 # The mutant is caught within a second of the test's start: 10 s is ample.
 mutant_duration=${DYNRCU_LINUX_MUTANT_DURATION:-10}
-timeout_s=${DYNRCU_LINUX_TIMEOUT:-$((duration + 150))}
 accel=${DYNRCU_LINUX_ACCEL:-tcg}
 jobs=${DYNRCU_LINUX_JOBS:-2}
 extra_params=${DYNRCU_LINUX_PARAMS:-}
@@ -715,6 +715,8 @@ qemu_args() {
 }
 boot() {
 	local log=$out/$1/console.log rc t0 t1 secs=$4 stopped=$out/$1/stopped
+	# Each boot's own: a mutant's test may be longer than the scenarios'.
+	local timeout_s=${DYNRCU_LINUX_TIMEOUT:-$((secs + 150))}
 	mkdir -p "$out/$1"
 	mkinitramfs "$1" "$2"
 	rm -f "$log" "$stopped"
