@@ -839,61 +839,51 @@ done
 
 # --- 9. Stock rcutorture beside the series: rates (DYNRCU_LINUX_STOCK=1) -----
 # One configuration per column, the same for every mutant: stock
-# rcutorture with kvm.sh's usual reader settings (stock_params), and the
-# same plus the series' readers in every context the architecture has
-# (rcutorture.eqs_readers=7, its default hold and interval): no tuning
-# per mutant.  Of a mutant's Boot-Params only what is not rcutorture's
+# rcutorture with kvm.sh's usual reader settings and its idle options,
+# with an NMI backtrace at the end of the test (test_nmis) (stock_params);
+# and the same plus the boot parameters of the scenario the series ships,
+# TREE11 (its readers in every context at a low duty cycle): no tuning per
+# mutant.  Of a mutant's Boot-Params only what is not rcutorture's
 # (rcutree.*, nohlt) goes to both columns.  Each column boots the mutant's
 # kernel mutant_boots times for mutant_duration s; any failure of the run
 # counts (stock_error), and the judge's label says what caught it: the
 # series' own check, rcutorture's, or a check the kernel already had.
-# The rate is failures per guest hour: caught boots over the guest time
-# watched (to the first error when caught, the whole test when not).  The
-# table goes to $out/comparison.md.
-stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000"
-series_params="$stock_params rcutorture.eqs_readers=7"
+# linux/rates.py turns a column's boots into failures per guest hour and
+# a 95% interval.  The table goes to $out/comparison.md.
+stock_params="rcutorture.stat_interval=10 rcutorture.irqreader=1 rcutorture.gp_normal=1 rcutorture.gp_exp=1 rcutorture.test_no_idle_hz=1 rcutorture.onoff_interval=1000 rcutorture.test_nmis=1"
 stock_error='!!!|WARNING:|BUG:|Oops|detected stall|detected expedited stall|End of test: FAILURE|suspicious RCU usage|Internal error: '
-# column M LABEL PARAMS: boots of mutant M's kernel; prints "caught
-# rate times labels" (rate: per guest hour; labels: ";"-separated,
-# with how many boots each caught).
+# column M LABEL PARAMS: mutant M's kernel booted under PARAMS; prints
+# linux/rates.py's line for those boots.
 column() {
-	local m=$1 label=$2 p=$3 b rc caught=0 t w watched=0 times=() labels=()
-	local j
+	local m=$1 label=$2 p=$3 b files=()
 	for ((b = 1; b <= mutant_boots; b++)); do
-		j=$out/mutant-$m/$label-judge-$b.txt
-		boot "$label-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$p" >"$j"
-		rc=$?
-		# Negative: the error came during boot, before the test.
-		t=$(sed -n "s/^judge: first error \(-\{0,1\}[0-9.]*\) s after Start of test/\1/p" "$j")
-		if [ $rc = 0 ]; then
-			caught=$((caught + 1))
-			labels+=("$(sed -n 's/^judge: caught by: //p' "$j")")
-			t=${t:-0} # caught before rcutorture printed its start
-		fi
-		times+=("${t:--}")
-		# Test time watched: to the first error, none when it came
-		# during boot, all of it when nothing was caught.
-		case $t in -*) w=0 ;; '') w=$mutant_duration ;; *) w=$t ;; esac
-		watched=$(echo "$watched + $w" | bc)
+		files+=("$out/mutant-$m/$label-judge-$b.txt")
+		boot "$label-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$p" >"${files[-1]}"
 	done
-	echo "$caught|$(echo "$caught $watched" | awk '{ if ($1 == 0) print 0; else if ($2 <= 0) print "at boot"; else printf "%.0f", $1 * 3600 / $2 }')|${times[*]}|$(printf '%s\n' "${labels[@]}" | grep . | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/\2 (\1)/' | paste -sd ';' | sed 's/;/; /g')"
+	python3 "$here/rates.py" "$mutant_duration" "${files[@]}"
 }
 if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	judge_extra=()
 	# arm64's table goes beside x86_64's, not over it.
 	cmp_name=comparison$([ "$arch" = arm64 ] && echo -arm64).md
+	tree11=$src/tools/testing/selftests/rcutorture/configs/rcu/TREE11.boot
+	if [ ! -f "$tree11" ]; then
+		fail "no $tree11: the series' scenario, which the series column boots with"
+		finish
+	fi
+	series_params="$stock_params $(grep -v '^#' "$tree11" | tr '\n' ' ')"
 	{
-		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus \`rcutorture.eqs_readers=7\`; a mutant's own non-rcutorture parameters go to both. Per column: boots caught of those run, failures per guest hour (caught boots over the guest seconds watched: to the first error, or the whole test), the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot), and what caught it (series: the series' own check; kernel: a check the kernel already had, reached by the stimulus)."
+		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, the mutant's kernel (EQS01's configuration), $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus TREE11.boot, \`$(grep -v '^#' "$tree11" | tr '\n' ' ' | sed 's/ *$//')\`; a mutant's own parameters that are not rcutorture's go to both. Per column: boots caught of those run; failures per guest hour, caught boots over the guest time watched (to the first error, none if it came during boot, the whole test if nothing was caught), with its exact 95% interval for a Poisson count; the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot); and what caught it (series: the series' own check; rcutorture: a check rcutorture had; kernel: one the kernel had, reached by the run)."
 		echo
-		echo "| mutant | original fix | stock: caught | per guest hour | first error (s) | caught by | series: caught | per guest hour | first error (s) | caught by |"
+		echo "| mutant | original fix | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |"
 		echo "|---|---|---|---|---|---|---|---|---|---|"
 	} >"$out/comparison.md"
 	while read -r m _; do
 		own=$(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')
-		IFS='|' read -r sc sr stt slb <<<"$(column "$m" stock "$stock_params $own")"
-		IFS='|' read -r ec er ett elb <<<"$(column "$m" series "$series_params $own")"
-		log "mutant $m: stock caught $sc of $mutant_boots ($sr per guest hour, $stt s, $slb); series $ec of $mutant_boots ($er per guest hour, $ett s, $elb)"
-		echo "| \`$m\` | $(mutant_fix "$m") | $sc of $mutant_boots | $sr | $stt | ${slb:--} | $ec of $mutant_boots | $er | $ett | ${elb:--} |" >>"$out/comparison.md"
+		IFS='|' read -r sc sr si stt slb <<<"$(column "$m" stock "$stock_params $own")"
+		IFS='|' read -r ec er ei ett elb <<<"$(column "$m" series "$series_params $own")"
+		log "mutant $m: stock caught $sc of $mutant_boots ($sr per guest hour, $si; $stt s; $slb); series $ec of $mutant_boots ($er per guest hour, $ei; $ett s; $elb)"
+		echo "| \`$m\` | $(mutant_fix "$m") | $sc of $mutant_boots | $sr ($si) | $stt | $slb | $ec of $mutant_boots | $er ($ei) | $ett | $elb |" >>"$out/comparison.md"
 	done <"$out/mutant-times"
 	cat "$out/comparison.md"
 	# What make docs-figures splices into docs/linux.md.

@@ -175,6 +175,35 @@ LABELS = [
 def main():
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as d:
+        # linux/rates.py: three boots of 60 s, one caught 10 s into its
+        # test: 1 failure in 130 s watched, 27.7 per guest hour, and the
+        # exact 95% interval of a count of 1 (0.0253 to 5.57) over 130 s.
+        files = []
+        for i, body in enumerate(["judge: first error 10.00 s after Start "
+                                  "of test\njudge: caught by: series\n",
+                                  "judge: stats\n", "judge: stats\n"]):
+            files.append(os.path.join(d, f"j{i}.txt"))
+            with open(files[-1], "w") as f:
+                f.write(body)
+        r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
+                            "60", *files], capture_output=True, text=True)
+        want = "1|27.7|0.701–154|10.00 - -|series (1)"
+        if r.stdout.strip() == want:
+            npass += 1
+            print("ok - rates.py: a failure per guest time watched, with "
+                  "its 95% interval")
+        else:
+            nfail += 1
+            print(f"not ok - rates.py: wanted '{want}', got "
+                  f"'{r.stdout.strip()}' {r.stderr.strip()}")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
+                            "0", *files], capture_output=True, text=True)
+        if r.returncode == 2 and "SECONDS" in r.stderr:
+            npass += 1
+            print("ok - rates.py: a test length of 0 is refused")
+        else:
+            nfail += 1
+            print(f"not ok - rates.py 0: status {r.returncode}, {r.stderr}")
         for name, text, error, want in LABELS:
             log = os.path.join(d, "console.log")
             with open(log, "w") as f:

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""One column of DYNRCU_LINUX_STOCK=1's table, from its boots' judge output.
+
+Usage: rates.py SECONDS JUDGE_FILE...  (one file per boot of SECONDS of
+test; a file whose boot failed as wanted has "judge: caught by:").
+Prints one line, "|"-separated: boots caught, failures per guest hour, its
+95% interval, the times to the first error, what caught them.
+
+A boot stops at its first error, so the guest time watched is the time to
+the first error (none when it came during boot, before the test), or the
+whole test when nothing was caught.  The rate is failures over the time
+watched; the interval is the exact one for a Poisson count (a constant
+rate assumed), found by bisection on the Poisson distribution.
+"""
+import math
+import re
+import sys
+from collections import Counter
+
+
+def poisson_cdf(k, lam):
+    """P(X <= k) for X ~ Poisson(lam)."""
+    term = total = math.exp(-lam)
+    for i in range(1, k + 1):
+        term *= lam / i
+        total += term
+    return total
+
+
+def solve(f, lo, hi):
+    """The root of a decreasing f on [lo, hi], by bisection."""
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def interval(k, alpha=0.05):
+    """Exact two-sided interval for the mean of a Poisson count k."""
+    hi_bound = 10.0 * (k + 10)
+    upper = solve(lambda l: poisson_cdf(k, l) - alpha / 2, 0.0, hi_bound)
+    if k == 0:
+        return 0.0, upper
+    # P(X >= k) = 1 - P(X <= k - 1) rises with lam: solve its complement.
+    lower = solve(lambda l: poisson_cdf(k - 1, l) - (1 - alpha / 2),
+                  0.0, hi_bound)
+    return lower, upper
+
+
+def column(seconds, files):
+    caught, watched, times, labels = 0, 0.0, [], Counter()
+    for path in files:
+        text = open(path, errors="replace").read()
+        m = re.search(r"^judge: first error (-?[0-9.]+) s after Start",
+                      text, re.M)
+        by = re.search(r"^judge: caught by: (.*)$", text, re.M)
+        t = float(m.group(1)) if m else None
+        if by:
+            caught += 1
+            labels[by.group(1)] += 1
+            if t is None:
+                t = 0.0  # caught before rcutorture printed its start
+        times.append("-" if t is None else f"{t:.2f}")
+        watched += seconds if t is None else max(t, 0.0)
+    hours = watched / 3600
+    if caught == 0:
+        rate = "0"
+    elif hours <= 0:
+        rate = "at boot"
+    else:
+        rate = f"{caught / hours:.3g}"
+    if hours > 0:
+        lo, hi = interval(caught)
+        ci = f"{lo / hours:.3g}–{hi / hours:.3g}"
+    else:
+        ci = "-"
+    lab = "; ".join(f"{k} ({n})" for k, n in sorted(labels.items()))
+    return f"{caught}|{rate}|{ci}|{' '.join(times)}|{lab or '-'}"
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    try:
+        seconds = float(argv[1])
+        if seconds <= 0:
+            raise ValueError
+    except ValueError:
+        print(f"rates.py: SECONDS must be a positive number, not "
+              f"'{argv[1]}'", file=sys.stderr)
+        return 2
+    for p in argv[2:]:
+        try:
+            open(p).close()
+        except OSError as e:
+            print(f"rates.py: {p}: {e.strerror}", file=sys.stderr)
+            return 2
+    print(column(seconds, argv[2:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
