@@ -878,13 +878,27 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 		echo "| mutant | original fix | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |"
 		echo "|---|---|---|---|---|---|---|---|---|---|"
 	} >"$out/comparison.md"
+	rm -f "$out/comparison-self.md"
 	while read -r m _; do
 		own=$(mutant_params "$m" | tr ' ' '\n' | grep -v '^rcutorture\.' | tr '\n' ' ')
 		IFS='|' read -r sc sr si stt slb <<<"$(column "$m" stock "$stock_params $own")"
 		IFS='|' read -r ec er ei ett elb <<<"$(column "$m" series "$series_params $own")"
 		log "mutant $m: stock caught $sc of $mutant_boots ($sr per guest hour, $si; $stt s; $slb); series $ec of $mutant_boots ($er per guest hour, $ei; $ett s; $elb)"
-		echo "| \`$m\` | $(mutant_fix "$m") | $sc of $mutant_boots | $sr ($si) | $stt | $slb | $ec of $mutant_boots | $er ($ei) | $ett | $elb |" >>"$out/comparison.md"
+		# A self-test (Self-Test: in its header) is not a bug: its rows
+		# go below the bugs', under a heading of their own.
+		echo "| \`$m\` | $(mutant_fix "$m") | $sc of $mutant_boots | $sr ($si) | $stt | $slb | $ec of $mutant_boots | $er ($ei) | $ett | $elb |" \
+			>>"$out/comparison$(grep -q '^Self-Test:' "$here/mutants/$m.patch" && echo -self).md"
 	done <"$out/mutant-times"
+	if [ -f "$out/comparison-self.md" ]; then
+		{
+			echo
+			echo "Self-tests of the series' own checks, not bugs (\`Self-Test:\` in the mutant's header):"
+			echo
+			echo "| mutant | - | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |"
+			echo "|---|---|---|---|---|---|---|---|---|---|"
+			cat "$out/comparison-self.md"
+		} >>"$out/comparison.md"
+	fi
 	cat "$out/comparison.md"
 	# What make docs-figures splices into docs/linux.md.
 	mkdir -p "$here/../build/linux" && cp "$out/comparison.md" "$here/../build/linux/$cmp_name"
