@@ -46,7 +46,8 @@ CFGDIR = os.path.join(HERE, "hunt")
 BEGIN = "<!-- HUNT-TABLE BEGIN -->"
 END = "<!-- HUNT-TABLE END -->"
 HEADER = ("| date (UTC) | configuration | arch | guest min | readers from "
-          "an EQS / all: hardirq, softirq, NMI | writer updates | verdict | "
+          "an EQS / all: hardirq, softirq, NMI; user: from user mode on "
+          "nohz_full CPUs | writer updates | verdict | "
           "first error | warning lines |\n"
           "|---|---|---|---|---|---|---|---|---|")
 # Time a chunk may take beyond its guest minutes: boot, shutdown, judge
@@ -138,6 +139,10 @@ def summarize(text, judge):
         m = re.search(r"torture: eqs: ((?:\d+/\d+ ?)+)", line)
         if m:
             eqs = m.group(1).strip()
+            # nohz_full CPUs interrupted in user mode (patch 8's count).
+            u = re.search(r" user: (\d+)", line)
+            if u:
+                eqs += f"; user: {u.group(1)}"
         m = re.search(r"torture: rtc: \S+ ver: (\d+)", line, re.I)
         if m:
             updates = int(m.group(1))

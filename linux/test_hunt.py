@@ -46,6 +46,10 @@ check(abs(s["guest_min"] - 1.0037) < 0.001,
       f"guest minutes from Start of test to the last line: "
       f"{s['guest_min']:.4f}")
 check(s["eqs"] == "50/52 40/41 30/33", f"the last eqs counts: {s['eqs']}")
+u = hunt.summarize(CLEAN.replace("not-NMI: 0\n[   61.4", "not-NMI: 0 user: "
+                                 "17\n[   61.4"), judge)
+check(u["eqs"] == "50/52 40/41 30/33; user: 17",
+      f"a nohz_full run's user-mode count is kept: {u['eqs']}")
 check(s["updates"] == 900, f"writer updates from the last rtc line: "
       f"{s['updates']}")
 check(s["first_error"] == "-" and s["warnings"] == 0,
