@@ -59,12 +59,13 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # x86 reports every NMI handler that ran longer than its nmi_longest_ns
 # (1 ms).  Under TCG the guest clock is the host's, so the time includes
 # the host preempting the vCPU mid-handler: boots with the series' NMI
-# readers on this 2-core host drew 1.0 to 15.5 ms.  A run fails on a
-# handler of NMI_SLOW_MS or more, which a reader that took rcutorture's
-# long delay (300 ms) in NMI context would print.
+# readers on this 2-core host drew 1.0 to 15.5 ms alone, and up to 167 ms
+# beside three other QEMUs and builds.  A run fails on a handler of
+# NMI_SLOW_MS or more, which a reader that took rcutorture's long delay
+# (300 ms) in NMI context would still print.
 SLOW_NMI = re.compile(r"INFO: NMI handler \(.*\) took too long to run: "
                       r"(\d+\.\d+) msecs")
-NMI_SLOW_MS = 100
+NMI_SLOW_MS = 250
 # What caught a failing run, from its first error line: the series' own
 # check (a grace period that ended under one of its readers), a check
 # rcutorture already had, or one the kernel already had (named by the

@@ -139,6 +139,12 @@ with hunt.Locked(lk):
         got = False
     f2.close()
 check(not got, "a hunt's lock keeps a second hunt out")
+jl = os.path.join(d, "boot.txt")
+with open(jl, "w") as f:
+    f.write("judge: x86's slow-NMI-handler lines: 1\n"
+            "judge: QEMU TIMED OUT\njudge: verdict NOT as expected\n")
+check(hunt.judge_reason(jl) == "QEMU timed out",
+      "a chunk that failed with no error line gives the judge's reason")
 check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
       "linux/hunt/CFLIST is readable and every entry has a fragment")
 
