@@ -207,6 +207,12 @@ def main():
         print(f"judge: first error {first_ts - start_ts:.2f} s after Start of test")
     if wanted:
         print(f"judge: caught by: {label_of(wanted[0])}")
+    # How far the test got, in guest time: a loaded host slows the guest's
+    # clock, so a timed-out boot may have watched less than its test length.
+    last_ts = next((ts_of(l) for l in reversed(lines)
+                    if ts_of(l) is not None), None)
+    if start_ts is not None and last_ts is not None:
+        print(f"judge: test time reached {last_ts - start_ts:.2f} s")
     crashed = any(CRASH.search(l) for l in lines)
     clean = success and not failure and not bangs and not bad
     reached = True

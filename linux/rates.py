@@ -8,8 +8,9 @@ Prints one line, "|"-separated: boots caught, failures per guest hour, its
 95% interval, the times to the first error, what caught them.
 
 A boot stops at its first error, so the guest time watched is the time to
-the first error (none when it came during boot, before the test), or the
-whole test when nothing was caught.  The rate is failures over the time
+the first error (none when it came during boot, before the test), or,
+when nothing was caught, the guest time the test reached, at most
+SECONDS.  The rate is failures over the time
 watched; the interval is the exact one for a Poisson count (a constant
 rate assumed), found by bisection on the Poisson distribution.
 """
@@ -59,13 +60,22 @@ def column(seconds, files):
                       text, re.M)
         by = re.search(r"^judge: caught by: (.*)$", text, re.M)
         t = float(m.group(1)) if m else None
+        # Guest time the test ran: the judge's figure, or (an older
+        # judge) the last console line it quoted, counted from boot, a
+        # second or so more; a loaded host slows the guest's clock, so a
+        # boot that timed out watched less than SECONDS.
+        r = re.search(r"^judge: test time reached (-?[0-9.]+) s", text,
+                      re.M)
+        quoted = re.findall(r"^  \| \[\s*([0-9.]+)\]", text, re.M)
+        reached = float(r.group(1)) if r else \
+            float(quoted[-1]) if quoted else seconds
         if by:
             caught += 1
             labels[by.group(1)] += 1
             if t is None:
                 t = 0.0  # caught before rcutorture printed its start
         times.append("-" if t is None else f"{t:.2f}")
-        watched += seconds if t is None else max(t, 0.0)
+        watched += min(seconds, reached) if t is None else max(t, 0.0)
     hours = watched / 3600
     if caught == 0:
         rate = "0"

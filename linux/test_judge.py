@@ -180,18 +180,23 @@ def main():
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as d:
         # linux/rates.py: three boots of 60 s, one caught 10 s into its
-        # test: 1 failure in 130 s watched, 27.7 per guest hour, and the
-        # exact 95% interval of a count of 1 (0.0253 to 5.57) over 130 s.
+        # test, one that timed out after 30 s of guest time (the judge's
+        # figure), one whose judge quoted its console up to 45.5 s: 1
+        # failure in 85.5 s watched, 42.1 per guest hour, and the exact
+        # 95% interval of a count of 1 (0.0253 to 5.57) over 85.5 s.
         files = []
         for i, body in enumerate(["judge: first error 10.00 s after Start "
                                   "of test\njudge: caught by: series\n",
-                                  "judge: stats\n", "judge: stats\n"]):
+                                  "judge: stats\njudge: test time reached "
+                                  "30.00 s\n",
+                                  "judge: last console lines:\n"
+                                  "  | [   45.500000] rcu-torture: x\n"]):
             files.append(os.path.join(d, f"j{i}.txt"))
             with open(files[-1], "w") as f:
                 f.write(body)
         r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
                             "60", *files], capture_output=True, text=True)
-        want = "1|27.7|0.701–154|10.00 - -|series (1)"
+        want = "1|42.1|1.07–235|10.00 - -|series (1)"
         if r.stdout.strip() == want:
             npass += 1
             print("ok - rates.py: a failure per guest time watched, with "
