@@ -355,9 +355,13 @@ def main():
             shutil.copy(console, base + ".console.log")
             text = open(console, errors="replace").read()
         s = summarize(text, judge)
+        verdict = "pass" if rc == 0 else "FAIL"
         if rc != 0 and s["first_error"] == "-":
             s["first_error"] = judge_reason(base + ".boot.txt")
-        verdict = "pass" if rc == 0 else "FAIL"
+            # Stopped by QEMU's timeout with nothing wrong on the console:
+            # a hang or a slow guest clock, told apart from a failure.
+            if s["first_error"] == "QEMU timed out" and not s["warnings"]:
+                verdict = "TIMEOUT"
         failed += rc != 0
         row = "| %s | %s | %s | %.1f | %s | %s | %s | %s | %d |" % (
             datetime.datetime.now(datetime.timezone.utc).strftime(
