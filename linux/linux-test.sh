@@ -873,12 +873,14 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 		fail "no $tree11: the series' scenario, which the series column boots with"
 		finish
 	fi
-	series_params="$stock_params $(grep -v '^#' "$tree11" | tr '\n' ' ')"
+	tree11_params=$(grep -v '^#' "$tree11" | tr '\n' ' ' | sed 's/ *$//')
+	series_params="$stock_params $tree11_params"
+	cmp_header="| mutant | original fix | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |
+|---|---|---|---|---|---|---|---|---|---|"
 	{
-		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, the mutant's kernel (EQS01's configuration), $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus TREE11.boot, \`$(grep -v '^#' "$tree11" | tr '\n' ' ' | sed 's/ *$//')\`; a mutant's own parameters that are not rcutorture's go to both. Per column: boots caught of those run; failures per guest hour, caught boots over the guest time watched (to the first error, none if it came during boot, the whole test if nothing was caught), with its exact 95% interval for a Poisson count; the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot); and what caught it (series: the series' own check; rcutorture: a check rcutorture had; kernel: one the kernel had, reached by the run)."
+		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, the mutant's kernel (EQS01's configuration), $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus TREE11.boot, \`$tree11_params\`; a mutant's own parameters that are not rcutorture's go to both. Per column: boots caught of those run; failures per guest hour, caught boots over the guest time watched (to the first error, none if it came during boot, the guest time the test reached if nothing was caught), with its exact 95% interval for a Poisson count; the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot); and what caught it (series: the series' own check; rcutorture: a check rcutorture had; kernel: one the kernel had, reached by the run)."
 		echo
-		echo "| mutant | original fix | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |"
-		echo "|---|---|---|---|---|---|---|---|---|---|"
+		echo "$cmp_header"
 	} >"$out/comparison.md"
 	rm -f "$out/comparison-self.md"
 	while read -r m _; do
@@ -896,8 +898,7 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 			echo
 			echo "Self-tests of the series' own checks, not bugs (\`Self-Test:\` in the mutant's header):"
 			echo
-			echo "| mutant | - | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |"
-			echo "|---|---|---|---|---|---|---|---|---|---|"
+			echo "$cmp_header"
 			cat "$out/comparison-self.md"
 		} >>"$out/comparison.md"
 	fi
