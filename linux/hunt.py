@@ -226,11 +226,11 @@ def save_state(path, st):
     os.replace(tmp, path)
 
 
-def linux_test(phase, cfg, cfgdir, env, log):
+def linux_test(phase, cfg, arch, cfgdir, env, log):
     """Run linux-test.sh PHASE for one configuration; its exit status."""
     e = dict(os.environ, **env, DYNRCU_LINUX_CFGDIR=cfgdir,
              DYNRCU_LINUX_SCENARIOS=cfg, DYNRCU_LINUX_SKIP_MUTANT="1",
-             DYNRCU_LINUX_ARCH=arch_of(cfgdir, cfg))
+             DYNRCU_LINUX_ARCH=arch)
     with open(log, "w") as f:
         # In a session of its own, so that an interrupted hunt stops the
         # boot it started (QEMU under linux-test.sh) with it.
@@ -294,6 +294,9 @@ def main():
                   file=sys.stderr)
             return 2
         cfgs = want
+    # Each configuration's architecture, read (and checked) before any
+    # build: a bad "# arch:" line stops the hunt here.
+    arches = {c: arch_of(args.cfgdir, c) for c in cfgs}
     chunk_s = int(args.chunk * 60)
     if MIN_CHUNK_S + SLACK_S > args.minutes * 60:
         print(f"linux-hunt: --minutes (HUNT_MINUTES) {args.minutes}: a "
@@ -330,7 +333,7 @@ def main():
             # One build at a time in a tree (the hunts side by side share
             # it); a boot only reads its own group's kernel.
             with Locked(os.path.join(hdir, "build.lock")):
-                brc = linux_test("build", cfg, args.cfgdir, {},
+                brc = linux_test("build", cfg, arches[cfg], args.cfgdir, {},
                                  base + ".build.txt")
             if brc:
                 print(f"linux-hunt: the build of {cfg} failed: "
@@ -340,14 +343,15 @@ def main():
         print(f"linux-hunt: {cfg}: {this_s / 60:.1f} guest min "
               f"(so far {st['guest_min'].get(cfg, 0.0):.1f})", flush=True)
         t0 = time.monotonic()
-        rc = linux_test("boot", cfg, args.cfgdir,
+        rc = linux_test("boot", cfg, arches[cfg], args.cfgdir,
                         {"DYNRCU_LINUX_DURATION": str(this_s),
                          "DYNRCU_LINUX_TIMEOUT":
                          str(TIMEOUT_FACTOR * this_s + SLACK_S)},
                         base + ".boot.txt")
         budget_s -= time.monotonic() - t0
-        tree_dir = ldir if arch_of(args.cfgdir, cfg) == "x86_64" else \
-            os.path.join(ldir, arch_of(args.cfgdir, cfg))
+        # linux-test.sh's tree for arm64 is $DYNRCU_LINUX_DIR/arm64.
+        tree_dir = ldir if arches[cfg] == "x86_64" else \
+            os.path.join(ldir, arches[cfg])
         console = os.path.join(tree_dir, "out", f"scenario-{cfg}",
                                "console.log")
         text = ""
@@ -366,7 +370,7 @@ def main():
         row = "| %s | %s | %s | %.1f | %s | %s | %s | %s | %d |" % (
             datetime.datetime.now(datetime.timezone.utc).strftime(
                 "%Y-%m-%d %H:%M"), cfg,
-            arch_of(args.cfgdir, cfg), s["guest_min"], s["eqs"],
+            arches[cfg], s["guest_min"], s["eqs"],
             "-" if s["updates"] is None else s["updates"], verdict,
             md_cell(s["first_error"]), s["warnings"])
         with table_lock(args.table):
