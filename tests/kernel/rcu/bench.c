@@ -18,6 +18,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/sort.h"
+#include "kernel/string.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
@@ -242,6 +243,44 @@ KTEST_HOOK(bench_reader_cost)
 {
 	bench_boot_time();
 	run_on_cpu(0, reader_cost, NULL);
+	return 0;
+}
+
+/*
+ * What an allocation adds to a call_rcu() post (make bench-linux's
+ * allocating row): kmalloc() of the benchmark's 32-byte object and its
+ * kfree(), with interrupts on, as the post makes them, and off; the
+ * interrupt save/restore pair kmalloc() takes; and memset() of 64 bytes,
+ * the class block (kmalloc() itself zeroes with an inline "rep stos").
+ * Back to back, each kfree() puts the block where the next kmalloc()
+ * takes it: this is the per-CPU list's fast path only.  Run by hand:
+ * tests=bench_kmalloc_cost (docs/benchmarks.md).
+ */
+static void kmalloc_cost(void *arg)
+{
+	static u64 block[8];
+	/* volatile: a size the compiler cannot see, so memset() is called */
+	volatile size_t len = sizeof(block);
+	u64 empty, irq, pair, pair_off, mset;
+	unsigned long flags;
+
+	(void)arg;
+	MEASURE(empty, (void)0);
+	MEASURE(irq, local_irq_save(flags); local_irq_restore(flags));
+	MEASURE(pair, kfree(kmalloc(32)));
+	local_irq_save(flags);
+	MEASURE(pair_off, kfree(kmalloc(32)));
+	local_irq_restore(flags);
+	MEASURE(mset, memset(block, 0, len));
+	ktap_diag("bench kmalloc_cost loop_c=%lu.%02lu irq_pair_c=%lu.%02lu kmalloc_kfree_c=%lu.%02lu kmalloc_kfree_irqs_off_c=%lu.%02lu memset64_c=%lu.%02lu cycles_per_us=%lu",
+		  C100(empty), C100(irq), C100(pair), C100(pair_off),
+		  C100(mset), (unsigned long)arch_cycles_per_us());
+}
+
+KTEST_HOOK(bench_kmalloc_cost)
+{
+	bench_boot_time();
+	run_on_cpu(0, kmalloc_cost, NULL);
 	return 0;
 }
 
