@@ -2,7 +2,7 @@
 # Included by the top-level Makefile; standalone: make -f linux/linux.mk linux-test
 LINUX_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: linux-test linux-test-all linux-test-arm64 linux-hunt
+.PHONY: linux-test linux-test-all linux-test-arm64 linux-hunt linux-stock-check
 # Extract Debian's linux-source-6.12 outside the repository (cached in
 # $DYNRCU_LINUX_DIR, default /var/tmp/dynrcu-linux), git am the series,
 # checkpatch it, build tinyconfig + fragment + scenario EQS01 with ccache,
@@ -47,3 +47,13 @@ linux-hunt:
 	python3 $(LINUX_MK_DIR)/hunt.py --minutes $(HUNT_MINUTES) \
 		$(if $(HUNT_CONFIGS),--configs $(HUNT_CONFIGS)) \
 		$(if $(HUNT_CHUNK),--chunk $(HUNT_CHUNK))
+
+# Is a hunt configuration's console line Debian's 6.12.118's own, and does
+# a candidate fix remove it?  linux/stock-check.sh builds the tree without
+# the series, with STOCK_CONFIG's .config from the hunt's build and the
+# patches of STOCK_PATCHES (none: stock), and boots it STOCK_BOOTS times
+# (default 2), counting the consoles that match STOCK_PATTERN.
+linux-stock-check:
+	@test -n "$(STOCK_CONFIG)" -a -n "$(STOCK_PATTERN)" || { echo "linux-stock-check: set STOCK_CONFIG (a configuration of linux/hunt/CFLIST) and STOCK_PATTERN (an extended regular expression); STOCK_PATCHES and STOCK_BOOTS are optional" >&2; exit 2; }
+	DYNRCU_STOCK_BOOTS=$(or $(STOCK_BOOTS),2) bash $(LINUX_MK_DIR)/stock-check.sh \
+		"$(STOCK_CONFIG)" "$(STOCK_PATTERN)" $(STOCK_PATCHES)

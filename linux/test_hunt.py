@@ -7,6 +7,7 @@ import fcntl
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -147,6 +148,20 @@ check(hunt.judge_reason(jl) == "QEMU timed out",
       "a chunk that failed with no error line gives the judge's reason")
 check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
       "linux/hunt/CFLIST is readable and every entry has a fragment")
+
+# linux/stock-check.sh refuses bad arguments before it builds anything,
+# naming what is wrong, with exit status 2.
+sc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stock-check.sh")
+for args, want in ((["NOPE", "x"], "not in linux/hunt/CFLIST"),
+                   (["HUNTRT", "("], "not an extended regular expression"),
+                   (["HUNTA64", "x"], "arm64 configuration"),
+                   (["HUNTRT", "x", "/nonexistent.patch"], "no such file"),
+                   (["HUNTRT"], "usage:")):
+    r = subprocess.run(["bash", sc] + args, capture_output=True, text=True,
+                       timeout=30)
+    check(r.returncode == 2 and want in r.stderr,
+          f"stock-check.sh {' '.join(args)}: exit 2, '{want}' "
+          f"(got {r.returncode}: {r.stderr.strip()[:60]})")
 
 shutil.rmtree(d, ignore_errors=True)
 passed = sum(results)
