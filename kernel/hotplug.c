@@ -217,8 +217,15 @@ __noreturn void cpu_die(void)
 	sched_cpu_dying(cpu);		/* online bit clear, tasks gone */
 	timers_migrate(cpu, 0);		/* tick off, timers to CPU 0 */
 	printk("cpu%d: offline\n", cpu);
-	smp_store_release(&pc->hp_state, CPUHP_OUT);
+	/*
+	 * The test hook runs before OUT is published, not after: once it
+	 * is, cpu_down() may sync and park us at any moment (a host that
+	 * preempts this vCPU gives it all the time it needs), and an IPI
+	 * the hook then sends here is one sent to a parked CPU.  With IRQs
+	 * off, what it sends is taken once they are on, at OUT.
+	 */
 	call_test_hook(cpuhp_out_hook, cpu);
+	smp_store_release(&pc->hp_state, CPUHP_OUT);
 	/*
 	 * IRQs on until cpu_down() lets us park: IPIs that senders sent
 	 * before they could see us offline arrive and run here (calls,

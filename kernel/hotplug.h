@@ -59,10 +59,11 @@ static inline bool cpu_is_going(int cpu)
 __noreturn void cpu_die(void);
 
 /*
- * Torture hook: called on the dying CPU right after it stored OUT, IRQs
- * still off, so that what it sends itself there is taken in its last
- * window (rcu/torture.c, torture_onoff_window_irq).  NULL unless set;
- * one load and a not-taken branch otherwise.
+ * Torture hook: called on the dying CPU just before it stores OUT, IRQs
+ * off, so that what it sends itself is taken in its last window, once
+ * IRQs are on at OUT (rcu/torture.c, torture_onoff_window_irq).  Not
+ * after the store: cpu_down() may park the CPU as soon as it sees OUT.
+ * NULL unless set; one load and a not-taken branch otherwise.
  */
 extern void (*cpuhp_out_hook)(int cpu);
 

@@ -411,7 +411,7 @@ static struct {
 	struct completion done;
 } wr;
 
-/* On the dying CPU at OUT, IRQs off: the IRQ runs once they are on. */
+/* On the dying CPU just before OUT, IRQs off: the IRQ runs at OUT. */
 static void wr_out_hook(int cpu)
 {
 	if (cpu != wr.cpu || !READ_ONCE(wr.armed))
