@@ -18,9 +18,9 @@ src=$dir/linux-source-6.12
 wt=$dir/wt-bench
 out=$dir/out/bench
 jobs=${DYNRCU_LINUX_JOBS:-2}
-export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache}
-export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
-export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
+# shellcheck source=linux/kbuild-cc.sh
+. "$here/kbuild-cc.sh"
+kbuild_env "$dir"
 log() { echo "bench-build: $*"; }
 die() { echo "bench-build: $*" >&2; exit 1; }
 
@@ -82,8 +82,6 @@ done <"$here/bench-fragment"
 
 t0=$(date +%s)
 log "building in $wt (cold: about 1030 files, 26 min at nice 19 on 2 shared cores; warm: under a minute)"
-# shellcheck source=linux/kbuild-cc.sh
-. "$here/kbuild-cc.sh"
 cc_wrapper=$(cc_wrapper_install "$dir") || die "cannot install $dir/ccache-cc"
 (cd "$wt" && make -j"$jobs" ARCH=x86_64 CC="$cc_wrapper gcc" bzImage modules) \
 	>"$out/build.log" 2>&1 || { grep -E 'error|Error' "$out/build.log" | head; tail -20 "$out/build.log"; die "build failed ($out/build.log)"; }

@@ -1,6 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by linux-test.sh and bench-build.sh: the compiler their Linux
-# builds use, and the check that a bzImage carries its own build's kernel.
+# Sourced by linux-test.sh, bench-build.sh and stock-check.sh: the
+# environment and the compiler their Linux builds use, and the check that
+# a bzImage carries its own build's kernel.
+
+# kbuild_env DIR: the compiler cache in DIR/ccache unless CCACHE_DIR says
+# otherwise, and a fixed build time, user and host, so that the same
+# source builds the same kernel whoever builds it, and ccache hits across
+# trees.
+kbuild_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-$1/ccache}
+	export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
+	export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
+}
 
 # cc_wrapper_install DIR: install linux/ccache-cc as DIR/ccache-cc (a fixed
 # path: Kbuild rebuilds whatever its command line changed, and a clean

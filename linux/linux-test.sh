@@ -147,13 +147,13 @@ else
 fi
 image=$(basename "$image_path")
 
-export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache}
+# shellcheck source=linux/kbuild-cc.sh
+. "$here/kbuild-cc.sh"
+kbuild_env "$dir"
 # Depend mode: on a miss ccache takes the headers from the compiler's own
 # dependency file (Kbuild's -Wp,-MMD) instead of running the preprocessor
 # first, which a cold build, all misses, pays on every file.
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
-export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
-export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
 # checkpatch wants Debian's python3 (python3-ply) first on PATH.
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 
@@ -451,8 +451,6 @@ resolve_scenarios
 log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in boot parameters share one)"
 # The compiler: ccache, but not for sources that .incbin a file
 # (linux/ccache-cc says why), installed at a fixed path (linux/kbuild-cc.sh).
-# shellcheck source=linux/kbuild-cc.sh
-. "$here/kbuild-cc.sh"
 cc_wrapper=$(cc_wrapper_install "$dir") || { fail "install $dir/ccache-cc"; finish; }
 kmake() { make -j"$jobs" "${kmake_args[@]}" CC="$cc_wrapper $kcc" "$@"; }
 # check_payload TREE (linux/kbuild-cc.sh) is x86's: arm64's Image is the

@@ -64,23 +64,24 @@ else
 fi
 
 tag=stock-$cfg
+patches_id=none
 if [ ${#patches[@]} -gt 0 ]; then
-	tag=$tag-$(cat "${patches[@]}" | sha1sum | cut -c1-8)
+	patches_id=$(cat "${patches[@]}" | sha1sum | cut -c1-8)
+	tag=$tag-$patches_id
 fi
 wt=$dir/wt-$tag
 out=$dir/out/$tag
 mkdir -p "$out"
 
 # A worktree at the Debian base, the patches on top, rebuilt from scratch
-# whenever they changed (its stamp), with the same compiler wrapper and
+# whenever the .config or the patches' text changed (its stamp), with the same compiler wrapper and
 # ccache as linux-test.sh, so that most objects come from the cache.
 # shellcheck source=linux/kbuild-cc.sh
 . "$here/kbuild-cc.sh"
 cc_wrapper=$(cc_wrapper_install "$dir") || die "install $dir/ccache-cc"
-export CCACHE_DIR=${CCACHE_DIR:-$dir/ccache} CCACHE_DEPEND=1
-export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
-export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
-stamp="config $(sha1sum <"$config" | cut -c1-12) patches ${patches[*]:-none}"
+kbuild_env "$dir"
+export CCACHE_DEPEND=1
+stamp="config $(sha1sum <"$config" | cut -c1-12) patches $patches_id"
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$out/built-from"
 	if [ ! -d "$wt" ]; then
