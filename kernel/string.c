@@ -10,10 +10,10 @@ void *memset(void *s, int c, size_t n)
 
 	/*
 	 * Bytes up to an 8-byte boundary, whole words, then the tail.
-	 * Why words: kmalloc() zeroes every block it hands out, and under
-	 * TCG each store is a handful of host instructions, so a 64-byte
-	 * block is 8 stores instead of 64.  The u64 store through a u8
-	 * pointer is legal here: the kernel builds -fno-strict-aliasing.
+	 * Why words: under TCG each store is a handful of host
+	 * instructions, so 64 bytes are 8 stores instead of 64.  The u64
+	 * store through a u8 pointer is legal here: the kernel builds
+	 * -fno-strict-aliasing.
 	 */
 	while (n && ((uintptr_t)p & 7)) {
 		*p++ = (u8)c;
