@@ -109,6 +109,20 @@ def arch_of(cfgdir, name):
     return "x86_64"
 
 
+def config_label(cfgdir, name):
+    """The table's name for a configuration: NAME, followed by the
+    patches of its NAME.backports list (linux-test.sh applies them after
+    the series), so that a row says which kernel was not 6.12.118 plus
+    the series alone."""
+    path = os.path.join(cfgdir, name + ".backports")
+    if not os.path.isfile(path):
+        return name
+    pats = [os.path.basename(l.strip()).removesuffix(".patch")
+            for l in open(path)
+            if l.strip() and not l.lstrip().startswith("#")]
+    return name + "".join(f" + {p}" for p in pats)
+
+
 class Locked:
     """An exclusive lock on PATH for a with-block: hunts started side by
     side (one per group of configurations) share the state file, the
@@ -369,7 +383,7 @@ def main():
         failed += rc != 0
         row = "| %s | %s | %s | %.1f | %s | %s | %s | %s | %d |" % (
             datetime.datetime.now(datetime.timezone.utc).strftime(
-                "%Y-%m-%d %H:%M"), cfg,
+                "%Y-%m-%d %H:%M"), md_cell(config_label(args.cfgdir, cfg)),
             arches[cfg], s["guest_min"], s["eqs"],
             "-" if s["updates"] is None else s["updates"], verdict,
             md_cell(s["first_error"]), s["warnings"])

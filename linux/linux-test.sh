@@ -33,7 +33,15 @@
 #                          linux-test-all: all).  Scenarios whose Kconfig
 #                          fragments are the same share one build.
 #   DYNRCU_LINUX_CFGDIR    where the scenarios are (default linux/scenarios;
-#                          make linux-hunt: linux/hunt)
+#                          make linux-hunt: linux/hunt).  A scenario S
+#                          with a file S.backports is built with the
+#                          patches it lists (paths from the repository's
+#                          top, one per line) applied after the series:
+#                          fixes from upstream or stable that 6.12.118
+#                          lacks, so that a known bug's splat does not
+#                          end every boot of S.  Not for the first
+#                          scenario of CFLIST, whose tree builds the
+#                          mutants.
 #   DYNRCU_LINUX_MUTANT_BOOTS  boots per mutant (default 1; make
 #                          linux-test-all: 5, for the time to detection)
 #   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
@@ -294,13 +302,38 @@ resolve_scenarios() {
 			finish
 		fi
 		for t in $all; do
-			if cmp -s "$cfgdir/$s" "$cfgdir/$t"; then
+			if cmp -s "$cfgdir/$s" "$cfgdir/$t" &&
+			   cmp -s "$(backports_list "$s")" "$(backports_list "$t")"; then
 				group[$s]=$t
 				break
 			fi
 		done
 	done
 	read -ra groups <<<"$(for s in "$primary" "${scenarios[@]}"; do echo "${group[$s]}"; done | awk '!seen[$0]++' | tr '\n' ' ')"
+}
+# backports_list S: S's list of backports, or /dev/null without one.
+backports_list() {
+	if [ -f "$cfgdir/$1.backports" ]; then echo "$cfgdir/$1.backports"; else echo /dev/null; fi
+}
+# backports_of G: the patches group G is built with, one path a line.
+backports_of() { grep -v '^[[:space:]]*\(#\|$\)' "$(backports_list "$1")" | sed "s|^|$here/../|"; }
+# check_backports: every list names patches that exist, and the first
+# group (built in $src, with the mutants) has none.
+check_backports() {
+	local g p
+	for g in "${groups[@]}"; do
+		[ -f "$cfgdir/$g.backports" ] || continue
+		if [ "$g" = "$primary" ]; then
+			fail "$cfgdir/$g.backports: $g is CFLIST's first scenario, whose tree builds the mutants: backports only for the others"
+			finish
+		fi
+		while read -r p; do
+			if [ ! -f "$p" ]; then
+				fail "$cfgdir/$g.backports: no patch '${p#"$here/../"}' (paths are from the repository's top)"
+				finish
+			fi
+		done < <(backports_of "$g")
+	done
 }
 # tree_of G: where group G builds.
 tree_of() { if [ "$1" = "$primary" ]; then echo "$src"; else echo "$dir/wt-$1"; fi; }
@@ -312,7 +345,12 @@ tree_of() { if [ "$1" = "$primary" ]; then echo "$src"; else echo "$dir/wt-$1"; 
 # scenarios or mutants ran on the same tree: make linux-hunt builds and
 # boots one configuration at a time, and may run beside a measurement.
 built_from="series $series_id config $cfg_id"
-group_stamp() { echo "series $series_id config $cfg_id fragment $(sha1sum <"$cfgdir/$1" | cut -d' ' -f1)"; }
+group_stamp() {
+	local b=
+	[ -n "$(backports_of "$1")" ] &&
+		b=$(backports_of "$1" | xargs cat | sha1sum | cut -d' ' -f1)
+	echo "series $series_id config $cfg_id fragment $(sha1sum <"$cfgdir/$1" | cut -d' ' -f1)${b:+ backports $b}"
+}
 mutant_stamp() { echo "$(group_stamp "$primary") mutant $(sha1sum <"$here/mutants/$1.patch" | cut -d' ' -f1)"; }
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
@@ -448,6 +486,7 @@ checkpatch_verdict() {
 
 # --- 5. Configure each build: tinyconfig + fragment + scenario --------------
 resolve_scenarios
+check_backports
 log "scenarios ${scenarios[*]}: builds ${groups[*]} (scenarios differing only in boot parameters share one)"
 # The compiler: ccache, but not for sources that .incbin a file
 # (linux/ccache-cc says why), installed at a fixed path (linux/kbuild-cc.sh).
@@ -473,7 +512,7 @@ check_config() {
 # configure_tree G: .config for group G in its tree, regenerated whenever
 # the fragment, the series or the scenario changed.
 configure_tree() {
-	local g=$1 t id
+	local g=$1 t id p
 	t=$(tree_of "$g")
 	id="$cfg_id $(sha1sum <"$cfgdir/$g" | cut -d' ' -f1)"
 	if [ "$t" != "$src" ]; then
@@ -482,6 +521,14 @@ configure_tree() {
 			git worktree add -q -f --detach "$t" HEAD || return 1
 		fi
 		(cd "$t" && git checkout -q -f --detach "$(git -C "$src" rev-parse HEAD)") || return 1
+		# The checkout put back what an earlier run's backports
+		# changed: apply this run's list afresh.
+		backports_of "$g" | while read -r p; do
+			if ! (cd "$t" && git apply "$p"); then
+				echo "configure $g: git apply $p failed"
+				exit 1
+			fi
+		done || return 1
 	fi
 	if [ ! -f "$t/.config" ] || [ "$(cat "$t/.dynrcu-config" 2>/dev/null)" != "$id" ]; then
 		(
@@ -641,7 +688,7 @@ if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
 	fail "no build of this series and config in $out: run the build phase first"
 	finish
 fi
-[ "$phase" = boot ] && resolve_scenarios
+[ "$phase" = boot ] && resolve_scenarios && check_backports
 for s in "${scenarios[@]}"; do
 	if [ "$(cat "$out/${group[$s]}/built-from" 2>/dev/null)" != "$(group_stamp "${group[$s]}")" ]; then
 		fail "no build of scenario $s's kernel (${group[$s]}) from this series and fragment in $out/${group[$s]}: run the build phase first"

@@ -128,6 +128,12 @@ try:
 except SystemExit as ex:
     check("riscv" in str(ex) and "B.boot" in str(ex),
           f"an unknown arch is refused, naming it: {str(ex)[:70]}")
+check(hunt.config_label(cfgdir, "B") == "B",
+      "a configuration without backports is named alone")
+with open(os.path.join(cfgdir, "B.backports"), "w") as f:
+    f.write("# why\nlinux/backports/0001-x.patch\n\nlinux/backports/0002-y.patch\n")
+check(hunt.config_label(cfgdir, "B") == "B + 0001-x + 0002-y",
+      f"a row names the backports: {hunt.config_label(cfgdir, 'B')}")
 lk = os.path.join(d, "lock")
 with hunt.Locked(lk):
     # flock(2) locks belong to the open file: a second open of the same
