@@ -315,8 +315,9 @@ resolve_scenarios() {
 backports_list() {
 	if [ -f "$cfgdir/$1.backports" ]; then echo "$cfgdir/$1.backports"; else echo /dev/null; fi
 }
-# backports_of G: the patches group G is built with, one path a line.
-backports_of() { grep -v '^[[:space:]]*\(#\|$\)' "$(backports_list "$1")" | sed "s|^|$here/../|"; }
+# backports_of G: the patches group G is built with, one path a line
+# (none: no line, and success all the same).
+backports_of() { grep -v '^[[:space:]]*\(#\|$\)' "$(backports_list "$1")" | sed "s|^|$here/../|" || true; }
 # check_backports: every list names patches that exist, and the first
 # group (built in $src, with the mutants) has none.
 check_backports() {
