@@ -59,6 +59,8 @@
 #          no time, so make test runs it beside the kernel's timing tests
 #   boot   boot and judge what build left in $DYNRCU_LINUX_DIR/out
 #   all    both (the default)
+#   plan   which kernel each scenario boots: its build group, tree and
+#          backports; builds and boots nothing (linux/test_hunt.py)
 # A step that takes longer than 30 s says so every 30 s, with how long it
 # usually takes.  Nothing here lowers its own priority: run it under nice
 # to yield to other work (make test runs the build phase at nice 5).
@@ -66,9 +68,9 @@ set -uo pipefail
 
 phase=${1:-all}
 case $phase in
-all | build | boot) ;;
+all | build | boot | plan) ;;
 *)
-	echo "linux-test: unknown phase '$phase': expected all, build or boot" >&2
+	echo "linux-test: unknown phase '$phase': expected all, build, boot or plan" >&2
 	exit 2
 	;;
 esac
@@ -221,6 +223,8 @@ else
 	need_pkgs+=(busybox-static qemu-system-x86)
 fi
 missing=()
+# The plan phase reads only this repository: it installs nothing.
+[ "$phase" = plan ] && need_pkgs=()
 for p in "${need_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
@@ -239,15 +243,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 		finish
 	fi
 fi
-if [ "$arch" = arm64 ] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
+if [ "$phase" != plan ] && [ "$arch" = arm64 ] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
 	fail "no aarch64-linux-gnu-gcc on PATH: the arm64 build needs Debian's gcc-aarch64-linux-gnu (apt-get install gcc-aarch64-linux-gnu)"
 	finish
 fi
-if [ "$arch" = arm64 ] && ! command -v qemu-system-aarch64 >/dev/null; then
+if [ "$phase" != plan ] && [ "$arch" = arm64 ] && ! command -v qemu-system-aarch64 >/dev/null; then
 	fail "no qemu-system-aarch64 on PATH: the arm64 boots need Debian's qemu-system-arm (apt-get install qemu-system-arm)"
 	finish
 fi
-pass "packages present"
+[ "$phase" = plan ] || pass "packages present"
 
 # What the build phase builds from, and the boot phase checks it booted.
 series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
@@ -275,7 +279,7 @@ mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . |
 
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
 # linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
-# with S's Kconfig fragment (those share a build), groups the builds
+# with S's Kconfig fragment and backports (those share a build), groups the builds
 # needed.  The first group, EQS01's, builds in $src, and so do the
 # mutants; the others build in git worktrees beside it.
 # DYNRCU_LINUX_CFGDIR: another directory of scenarios in the same format
@@ -303,7 +307,7 @@ resolve_scenarios() {
 		fi
 		for t in $all; do
 			if cmp -s "$cfgdir/$s" "$cfgdir/$t" &&
-			   cmp -s "$(backports_list "$s")" "$(backports_list "$t")"; then
+			   [ "$(backports_of "$s")" = "$(backports_of "$t")" ]; then
 				group[$s]=$t
 				break
 			fi
@@ -353,6 +357,16 @@ group_stamp() {
 	echo "series $series_id config $cfg_id fragment $(sha1sum <"$cfgdir/$1" | cut -d' ' -f1)${b:+ backports $b}"
 }
 mutant_stamp() { echo "$(group_stamp "$primary") mutant $(sha1sum <"$here/mutants/$1.patch" | cut -d' ' -f1)"; }
+
+if [ "$phase" = plan ]; then
+	resolve_scenarios
+	check_backports
+	for s in "${scenarios[@]}"; do
+		b=$(backports_of "${group[$s]}" | xargs -r -n1 basename | paste -sd' ')
+		echo "plan: $s: kernel ${group[$s]}, built in $(tree_of "${group[$s]}"), backports: ${b:-none}"
+	done
+	finish
+fi
 
 if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
 

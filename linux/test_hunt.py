@@ -169,6 +169,57 @@ for args, want in ((["NOPE", "x"], "not in linux/hunt/CFLIST"),
           f"stock-check.sh {' '.join(args)}: exit 2, '{want}' "
           f"(got {r.returncode}: {r.stderr.strip()[:60]})")
 
+# Backports lists (C.backports), through linux-test.sh's plan phase,
+# which builds and boots nothing: a configuration with a list builds
+# apart from one with the same fragment and none, one with the same list
+# shares its build, and a list for CFLIST's first configuration (whose
+# tree builds the mutants) or one naming a missing patch is refused.
+lt = os.path.join(HERE, "linux-test.sh")
+bp = os.path.join(d, "bp")
+os.makedirs(bp)
+bport = "linux/backports/0001-rcu-nocb-rt-rcuc-offloaded-read.patch"
+for name, text in (("CFLIST", "P\nB\nC\nD\n"),
+                   ("P", "CONFIG_SMP=y\n"), ("B", "CONFIG_PREEMPT=y\n"),
+                   ("C", "CONFIG_PREEMPT=y\n"), ("D", "CONFIG_PREEMPT=y\n"),
+                   ("B.backports", f"# why\n{bport}\n"),
+                   ("D.backports", f"{bport}\n")):
+    with open(os.path.join(bp, name), "w") as f:
+        f.write(text)
+
+
+def plan(scen):
+    env = dict(os.environ, DYNRCU_LINUX_CFGDIR=bp,
+               DYNRCU_LINUX_SCENARIOS=scen, DYNRCU_LINUX_SKIP_MUTANT="1",
+               DYNRCU_LINUX_DIR=os.path.join(d, "ldir"))
+    return subprocess.run(["bash", lt, "plan"], capture_output=True,
+                          text=True, env=env, timeout=60)
+
+
+r = plan("B C D")
+check(r.returncode == 0 and
+      "plan: B: kernel B, built in " in r.stdout and
+      "backports: 0001-rcu-nocb-rt-rcuc-offloaded-read.patch" in r.stdout and
+      "plan: C: kernel C, " in r.stdout and
+      "plan: D: kernel B, " in r.stdout,
+      "plan: a backports list makes a build of its own, the same list "
+      f"shares it: {r.stdout.strip()[:200]}")
+check("plan: C: kernel C, built in " in r.stdout and
+      r.stdout.split("plan: C:")[1].split("\n")[0].endswith("backports: none"),
+      "plan: a configuration without a list has no backports")
+with open(os.path.join(bp, "P.backports"), "w") as f:
+    f.write(f"{bport}\n")
+r = plan("B")
+check(r.returncode == 1 and "first scenario" in r.stdout,
+      f"a list for CFLIST's first configuration is refused: "
+      f"{r.stdout.strip()[:100]}")
+os.remove(os.path.join(bp, "P.backports"))
+with open(os.path.join(bp, "D.backports"), "w") as f:
+    f.write("linux/backports/9999-missing.patch\n")
+r = plan("D")
+check(r.returncode == 1 and "no patch 'linux/backports/9999-missing.patch'"
+      in r.stdout, f"a list naming a missing patch is refused: "
+      f"{r.stdout.strip()[:100]}")
+
 shutil.rmtree(d, ignore_errors=True)
 passed = sum(results)
 print(f"{passed} passed, {len(results) - passed} failed")
