@@ -279,8 +279,8 @@ mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . |
 
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
 # linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
-# with S's Kconfig fragment and backports (those share a build), groups the builds
-# needed.  The first group, EQS01's, builds in $src, and so do the
+# with S's Kconfig fragment and backports (those share a build), groups
+# the builds needed.  The first group, EQS01's, builds in $src, and so do the
 # mutants; the others build in git worktrees beside it.
 # DYNRCU_LINUX_CFGDIR: another directory of scenarios in the same format
 # (make linux-hunt's, linux/hunt).
