@@ -240,6 +240,18 @@ def save_state(path, st):
     os.replace(tmp, path)
 
 
+def add_chunk(state_path, state_lock, cfg, minutes):
+    """Add a chunk's guest minutes to cfg's total and count the chunk;
+    the new totals and the chunk's number.  Read again under the lock:
+    a hunt beside this one may have added its chunk since."""
+    with Locked(state_lock):
+        st = load_state(state_path)
+        st["guest_min"][cfg] = st["guest_min"].get(cfg, 0.0) + minutes
+        st["chunks"] += 1
+        save_state(state_path, st)
+    return st, st["chunks"]
+
+
 def linux_test(phase, cfg, arch, cfgdir, env, log):
     """Run linux-test.sh PHASE for one configuration; its exit status."""
     e = dict(os.environ, **env, DYNRCU_LINUX_CFGDIR=cfgdir,
@@ -389,15 +401,7 @@ def main():
             md_cell(s["first_error"]), s["warnings"])
         with table_lock(args.table):
             append_row(args.table, row)
-        # Re-read under the lock: a hunt beside this one may have added
-        # its chunk since.
-        with Locked(state_lock):
-            st = load_state(state_path)
-            st["guest_min"][cfg] = st["guest_min"].get(cfg, 0.0) + \
-                s["guest_min"]
-            st["chunks"] += 1
-            n = st["chunks"]
-            save_state(state_path, st)
+        st, n = add_chunk(state_path, state_lock, cfg, s["guest_min"])
         print(f"linux-hunt: chunk {n}: {cfg} {verdict}, "
               f"{s['guest_min']:.1f} guest min, readers {s['eqs']}, "
               f"first error: {s['first_error'][:120]}", flush=True)

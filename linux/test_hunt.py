@@ -89,6 +89,13 @@ check(hunt.load_state(state) == {"guest_min": {}, "chunks": 0},
 hunt.save_state(state, {"guest_min": {"A": 1.5}, "chunks": 1})
 check(hunt.load_state(state)["guest_min"] == {"A": 1.5},
       "the totals survive a save and a load")
+lock = os.path.join(d, "state.lock")
+hunt.add_chunk(state, lock, "A", 2.25)
+st, n = hunt.add_chunk(state, lock, "B", 1.0)
+check(n == 3 and hunt.load_state(state)["guest_min"] == {"A": 3.75,
+                                                        "B": 1.0},
+      f"a chunk's minutes add to its configuration's total, and the "
+      f"chunks are counted: {hunt.load_state(state)}")
 with open(state, "w") as f:
     f.write("{broken")
 try:
@@ -158,13 +165,23 @@ check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
 # linux/stock-check.sh refuses bad arguments before it builds anything,
 # naming what is wrong, with exit status 2.
 sc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stock-check.sh")
+# A tree of nobody's: a check that let bad arguments through would stop
+# at "no Debian tree", never build.
+stock_env = dict(os.environ, DYNRCU_LINUX_DIR=os.path.join(d, "none"))
+for boots in ("0", "100", "x"):
+    r = subprocess.run(["bash", sc, "HUNTRT", "x"], capture_output=True,
+                       text=True, timeout=30,
+                       env=dict(stock_env, DYNRCU_STOCK_BOOTS=boots))
+    check(r.returncode == 2 and "want a count from 1 to 99" in r.stderr,
+          f"stock-check.sh with DYNRCU_STOCK_BOOTS={boots}: exit 2, "
+          f"refused (got {r.returncode}: {r.stderr.strip()[:60]})")
 for args, want in ((["NOPE", "x"], "not in linux/hunt/CFLIST"),
                    (["HUNTRT", "("], "not an extended regular expression"),
                    (["HUNTA64", "x"], "arm64 configuration"),
                    (["HUNTRT", "x", "/nonexistent.patch"], "no such file"),
                    (["HUNTRT"], "usage:")):
     r = subprocess.run(["bash", sc] + args, capture_output=True, text=True,
-                       timeout=30)
+                       timeout=30, env=stock_env)
     check(r.returncode == 2 and want in r.stderr,
           f"stock-check.sh {' '.join(args)}: exit 2, '{want}' "
           f"(got {r.returncode}: {r.stderr.strip()[:60]})")
@@ -181,7 +198,7 @@ bport = "linux/backports/0001-rcu-nocb-rt-rcuc-offloaded-read.patch"
 for name, text in (("CFLIST", "P\nB\nC\nD\n"),
                    ("P", "CONFIG_SMP=y\n"), ("B", "CONFIG_PREEMPT=y\n"),
                    ("C", "CONFIG_PREEMPT=y\n"), ("D", "CONFIG_PREEMPT=y\n"),
-                   ("B.backports", f"# why\n{bport}\n"),
+                   ("B.backports", f"# why\n\n  # indented\n{bport}\n\n"),
                    ("D.backports", f"{bport}\n")):
     with open(os.path.join(bp, name), "w") as f:
         f.write(text)
