@@ -65,6 +65,10 @@
 # usually takes.  Nothing here lowers its own priority: run it under nice
 # to yield to other work (make test runs the build phase at nice 5).
 set -uo pipefail
+# Under pipefail, "echo ... | grep -q" fails now and then: grep -q can
+# exit on its match before echo has written the line's newline, and echo
+# dies of SIGPIPE (about 1 in 160 for the first of four lines, on this
+# host).  So grep -q reads a here-string here, never a pipe.
 
 phase=${1:-all}
 case $phase in
@@ -133,7 +137,7 @@ if [ "${DYNRCU_LINUX_SKIP_MUTANT:-0}" != 1 ]; then
 			exit 2
 		fi
 		ma=$(mutant_arch "$m")
-		if [ -n "$ma" ] && ! echo " $ma " | grep -q " $arch "; then
+		if [ -n "$ma" ] && [[ " $ma " != *" $arch "* ]]; then
 			skipped_mutants+=("$m")
 			continue
 		fi
@@ -301,7 +305,7 @@ resolve_scenarios() {
 	fi
 	primary=$(echo "$all" | head -1)
 	for s in "${scenarios[@]}" "$primary"; do
-		if ! echo "$all" | grep -qx -- "$s" || [ ! -f "$cfgdir/$s" ]; then
+		if ! grep -qx -- "$s" <<<"$all" || [ ! -f "$cfgdir/$s" ]; then
 			fail "DYNRCU_LINUX_SCENARIOS: no scenario '$s' in $cfgdir/CFLIST ($(echo $all))"
 			finish
 		fi
@@ -454,7 +458,7 @@ for f in "$here"/scenarios/*.boot; do
 	k=tools/testing/selftests/rcutorture/configs/rcu/$s
 	[ -f "$k" ] || continue
 	if cmp -s "$k" "$here/scenarios/$s" && [ -f "$k.boot" ] &&
-	   ! grep -vxFf "$f" "$k.boot" | grep -q .; then
+	   [ -z "$(grep -vxFf "$f" "$k.boot")" ]; then
 		pass "scenario $s is the series' $k, with the harness's additions to its .boot"
 	else
 		fail "scenario $s differs from the series' $k (fragment, or a line of $k.boot missing)"
@@ -476,7 +480,7 @@ checkpatch_all() {
 		[ "$p" = "$cover" ] && continue
 		res=$(scripts/checkpatch.pl --strict --ignore FILE_PATH_CHANGES "$p" 2>&1)
 		tot=$(echo "$res" | grep -E '^total: ' | tail -1)
-		if ! echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
+		if ! grep -q '^total: 0 errors, 0 warnings' <<<"$tot"; then
 			echo "$res" | tail -30
 			cp_ok=0
 		fi
@@ -671,7 +675,7 @@ for m in "${mutants[@]}"; do
 	if [ -z "$(mutant_error "$m")" ]; then
 		fail "mutant $m: no Judge-Error: line saying how it must be caught"
 	elif [[ $m == hist-* ]] &&
-	     ! mutant_fix "$m" | grep -qE '^[0-9a-f]{12} \("[^"]+"'; then
+	     ! grep -qE '^[0-9a-f]{12} \("[^"]+"' <<<"$(mutant_fix "$m")"; then
 		# A historical mutant names the fix it undoes by id and subject.
 		fail "mutant $m: Original-Fix: is not 'sha12 (\"subject\"...)': $(mutant_fix "$m")"
 	elif [ -f "$out/mutant-$m/$image" ] &&
@@ -825,7 +829,7 @@ set_judge_extra() { # $1 = boot parameters
 	r=$(echo "$1" | tr ' ' '\n' | sed -n 's/^rcutorture\.eqs_readers=//p' | tail -1)
 	[ -n "$r" ] && (((r & 4) != 0)) || return 0
 	judge_extra+=(--nmi-readers)
-	echo " $1 $extra_params " | grep -qE ' (idle=poll|nohlt) ' ||
+	grep -qE ' (idle=poll|nohlt) ' <<<" $1 $extra_params " ||
 		judge_extra+=(--nmi-from-eqs)
 	return 0
 }

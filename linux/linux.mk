@@ -2,7 +2,8 @@
 # Included by the top-level Makefile; standalone: make -f linux/linux.mk linux-test
 LINUX_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: linux-test linux-test-all linux-test-arm64 linux-hunt linux-stock-check
+.PHONY: linux-test linux-test-all linux-test-arm64 linux-hunt linux-stock-check \
+	linux-tool-mutants
 # Extract Debian's linux-source-6.12 outside the repository (cached in
 # $DYNRCU_LINUX_DIR, default /var/tmp/dynrcu-linux), git am the series,
 # checkpatch it, build tinyconfig + fragment + scenario EQS01 with ccache,
@@ -57,3 +58,11 @@ linux-stock-check:
 	@test -n "$(STOCK_CONFIG)" -a -n "$(STOCK_PATTERN)" || { echo "linux-stock-check: set STOCK_CONFIG (a configuration of linux/hunt/CFLIST) and STOCK_PATTERN (an extended regular expression); STOCK_PATCHES and STOCK_BOOTS are optional" >&2; exit 2; }
 	DYNRCU_STOCK_BOOTS=$(or $(STOCK_BOOTS),2) bash $(LINUX_MK_DIR)/stock-check.sh \
 		"$(STOCK_CONFIG)" "$(STOCK_PATTERN)" $(STOCK_PATCHES)
+
+# Validate the tooling's own tests: each patch of linux/tool-mutants/
+# (bugs a helper wrote into hunt.py, linux-test.sh, stock-check.sh and
+# judge-console.py without reading the tests), applied to a copy of
+# linux/, must make linux/test_hunt.py or linux/test_judge.py fail.
+# Builds and boots nothing; about 10 s a mutant.
+linux-tool-mutants:
+	bash $(LINUX_MK_DIR)/tool-mutants/run.sh
