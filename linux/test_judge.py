@@ -49,6 +49,18 @@ CASES = [
                   "[   33.467893]"), "pass", [], False),
     ("ver: stalled mid-run fails",
      GOOD.replace("ver: 1157", "ver: 426"), "pass", [], False),
+    ("ver: stalled in the last interval fails",
+     GOOD.replace("[   32.172987]", "[   31.0] rcu-torture: rtc: 00000000ab "
+                  "ver: 1157 tfle: 0 rta: 1158\n[   32.172987]"), "pass", [],
+     False),
+    # An EQS05 hunt chunk of 2026-12-07: the last "ver:" line fell in
+    # the writer's last stutter pause, so the two final "VER:" lines
+    # (the stats kthread's and cleanup's) repeat its figure.
+    ("the final VER: lines may repeat the last ver:",
+     GOOD.replace("VER: 1946 tfle: 0 rta: 1946",
+                  "VER: 1157 tfle: 0 rta: 1158\n[   32.2] rcu-torture: "
+                  "rtc: 0000000000 VER: 1157 tfle: 0 rta: 1158"), "pass", [],
+     True),
     ("an expedited stall fails",
      GOOD.replace("[   21.942465]", "[   20.0] rcu: INFO: rcu_preempt "
                   "detected expedited stalls on CPUs/tasks: { 1-... }\n"
