@@ -55,8 +55,10 @@ linux-hunt:
 # patches of STOCK_PATCHES (none: stock), and boots it STOCK_BOOTS times
 # (default 2), counting the consoles that match STOCK_PATTERN.
 linux-stock-check:
-	@test -n "$(STOCK_CONFIG)" -a -n "$(STOCK_PATTERN)" || { echo "linux-stock-check: set STOCK_CONFIG (a configuration of linux/hunt/CFLIST) and STOCK_PATTERN (an extended regular expression); STOCK_PATCHES and STOCK_BOOTS are optional" >&2; exit 2; }
-	DYNRCU_STOCK_BOOTS=$(or $(STOCK_BOOTS),2) bash $(LINUX_MK_DIR)/stock-check.sh \
+	@test -n "$(STOCK_CONFIG)" -a -n "$(STOCK_PATTERN)" || { echo "linux-stock-check: set STOCK_CONFIG (a configuration of linux/hunt/CFLIST) and STOCK_PATTERN (an extended regular expression); STOCK_PATCHES, STOCK_BOOTS and STOCK_PARAMS are optional" >&2; exit 2; }
+	DYNRCU_STOCK_BOOTS=$(or $(STOCK_BOOTS),2) \
+		DYNRCU_STOCK_PARAMS="$(STOCK_PARAMS)" \
+		bash $(LINUX_MK_DIR)/stock-check.sh \
 		"$(STOCK_CONFIG)" "$(STOCK_PATTERN)" $(STOCK_PATCHES)
 
 # Validate the tooling's own tests: each patch of linux/tool-mutants/

@@ -5,7 +5,7 @@
 #
 #   bash linux/stock-check.sh CONFIG PATTERN [PATCH...]
 #   make linux-stock-check STOCK_CONFIG=CONFIG STOCK_PATTERN=PATTERN \
-#       [STOCK_PATCHES="PATCH..."] [STOCK_BOOTS=N]
+#       [STOCK_PATCHES="PATCH..."] [STOCK_BOOTS=N] [STOCK_PARAMS="P..."]
 #
 # CONFIG is a configuration of linux/hunt/CFLIST that make linux-hunt has
 # built (its .config is taken from that build, so the kernels differ only
@@ -14,7 +14,9 @@
 # (git am; none: the stock kernel) in a worktree of its own,
 # $DYNRCU_LINUX_DIR/wt-stock-CONFIG[-HASH], and boots it
 # DYNRCU_STOCK_BOOTS times (default 2) under TCG with 4 CPUs and
-# CONFIG.boot's parameters but rcutorture's.  There is no root file
+# CONFIG.boot's parameters but rcutorture's (DYNRCU_STOCK_PARAMS, when
+# set, replaces those: "none" for no parameter at all, to tell which of
+# them a line needs).  There is no root file
 # system: each boot ends in the kernel's panic for want of an init, with
 # panic=-1, reboot=t (microvm has no other way to reset) and -no-reboot,
 # so a boot is the kernel's own start and the built-in rcutorture's first
@@ -111,6 +113,11 @@ fi
 # The configuration's own parameters, without rcutorture's.
 params=$(grep -v '^#' "$here/hunt/$cfg.boot" 2>/dev/null | tr ' ' '\n' |
 	grep -v '^rcutorture\.' | grep -v '^$' | tr '\n' ' ')
+case ${DYNRCU_STOCK_PARAMS-} in
+'') ;;
+none) params= ;;
+*) params=$DYNRCU_STOCK_PARAMS ;;
+esac
 matched=0
 for n in $(seq 1 "$boots"); do
 	log=$out/boot-$n.log
@@ -136,7 +143,7 @@ for n in $(seq 1 "$boots"); do
 		echo "stock-check: $tag boot $n: no line matched"
 	fi
 done
-echo "stock-check: $tag ($cfg's .config, patches: ${*:-none}): '$pattern' in $matched of $boots boots"
+echo "stock-check: $tag ($cfg's .config, patches: ${*:-none}, parameters: ${params:-none}): '$pattern' in $matched of $boots boots"
 [ "$matched" -eq "$boots" ] && exit 0
 [ "$matched" -eq 0 ] && exit 1
 exit 3
