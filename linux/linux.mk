@@ -67,4 +67,4 @@ linux-stock-check:
 # linux/, must make linux/test_hunt.py or linux/test_judge.py fail.
 # Builds and boots nothing; about 10 s a mutant.
 linux-tool-mutants:
-	bash $(LINUX_MK_DIR)/tool-mutants/run.sh
+	python3 $(LINUX_MK_DIR)/tool-mutants/run.py
