@@ -4,11 +4,16 @@
 # a bzImage carries its own build's kernel.
 
 # kbuild_env DIR: the compiler cache in DIR/ccache unless CCACHE_DIR says
-# otherwise, and a fixed build time, user and host, so that the same
-# source builds the same kernel whoever builds it, and ccache hits across
-# trees.
+# otherwise, in depend mode, and a fixed build time, user and host, so
+# that the same source builds the same kernel whoever builds it, and
+# ccache hits across trees.
 kbuild_env() {
 	export CCACHE_DIR=${CCACHE_DIR:-$1/ccache}
+	# Depend mode: on a miss ccache takes the headers from the compiler's
+	# own dependency file (Kbuild's -Wp,-MMD) instead of running the
+	# preprocessor first, which a cold build, all misses, pays on every
+	# file.
+	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 	export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
 	export KBUILD_BUILD_USER=dynrcu KBUILD_BUILD_HOST=dynrcu
 }

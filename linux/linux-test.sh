@@ -164,10 +164,6 @@ image=$(basename "$image_path")
 # shellcheck source=linux/kbuild-cc.sh
 . "$here/kbuild-cc.sh"
 kbuild_env "$dir"
-# Depend mode: on a miss ccache takes the headers from the compiler's own
-# dependency file (Kbuild's -Wp,-MMD) instead of running the preprocessor
-# first, which a cold build, all misses, pays on every file.
-export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 # checkpatch wants Debian's python3 (python3-ply) first on PATH.
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 
@@ -216,46 +212,47 @@ finish() {
 }
 
 # --- 1. Packages -------------------------------------------------------------
-need_pkgs=(linux-source-6.12 ccache gcc make
-	flex bison libelf-dev libssl-dev cpio dwarves gawk bc python3-ply xz-utils
-	git perl python3-git)
-if [ "$arch" = arm64 ]; then
-	# The cross compiler (its libc6-dev-arm64-cross links the static
-	# /init) and QEMU's arm system emulators.
-	need_pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
-else
-	need_pkgs+=(busybox-static qemu-system-x86)
-fi
-missing=()
 # The plan phase reads only this repository: it installs nothing.
-[ "$phase" = plan ] && need_pkgs=()
-for p in "${need_pkgs[@]}"; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
-	apt_install() {
-		# -o DPkg::Lock::Timeout: wait for another suite's install.
-		local lock=(-o DPkg::Lock::Timeout=600)
-		{ DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}" ||
-			{ apt-get "${lock[@]}" update -q && DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}"; }; } \
-			>"$dir.apt.log" 2>&1
-	}
-	if ! with_progress "install packages" "about 1 to 3 min" apt_install; then
-		tail -20 "$dir.apt.log"
-		fail "install packages: ${missing[*]}"
+if [ "$phase" != plan ]; then
+	need_pkgs=(linux-source-6.12 ccache gcc make
+		flex bison libelf-dev libssl-dev cpio dwarves gawk bc python3-ply xz-utils
+		git perl python3-git)
+	if [ "$arch" = arm64 ]; then
+		# The cross compiler (its libc6-dev-arm64-cross links the static
+		# /init) and QEMU's arm system emulators.
+		need_pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+	else
+		need_pkgs+=(busybox-static qemu-system-x86)
+	fi
+	missing=()
+	for p in "${need_pkgs[@]}"; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		log "installing ${missing[*]}"
+		apt_install() {
+			# -o DPkg::Lock::Timeout: wait for another suite's install.
+			local lock=(-o DPkg::Lock::Timeout=600)
+			{ DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}" ||
+				{ apt-get "${lock[@]}" update -q && DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q "${missing[@]}"; }; } \
+				>"$dir.apt.log" 2>&1
+		}
+		if ! with_progress "install packages" "about 1 to 3 min" apt_install; then
+			tail -20 "$dir.apt.log"
+			fail "install packages: ${missing[*]}"
+			finish
+		fi
+	fi
+	if [ "$arch" = arm64 ] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
+		fail "no aarch64-linux-gnu-gcc on PATH: the arm64 build needs Debian's gcc-aarch64-linux-gnu (apt-get install gcc-aarch64-linux-gnu)"
 		finish
 	fi
+	if [ "$arch" = arm64 ] && ! command -v qemu-system-aarch64 >/dev/null; then
+		fail "no qemu-system-aarch64 on PATH: the arm64 boots need Debian's qemu-system-arm (apt-get install qemu-system-arm)"
+		finish
+	fi
+	pass "packages present"
 fi
-if [ "$phase" != plan ] && [ "$arch" = arm64 ] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
-	fail "no aarch64-linux-gnu-gcc on PATH: the arm64 build needs Debian's gcc-aarch64-linux-gnu (apt-get install gcc-aarch64-linux-gnu)"
-	finish
-fi
-if [ "$phase" != plan ] && [ "$arch" = arm64 ] && ! command -v qemu-system-aarch64 >/dev/null; then
-	fail "no qemu-system-aarch64 on PATH: the arm64 boots need Debian's qemu-system-arm (apt-get install qemu-system-arm)"
-	finish
-fi
-[ "$phase" = plan ] || pass "packages present"
 
 # What the build phase builds from, and the boot phase checks it booted.
 series_id=$(cat "${patches[@]}" | sha1sum | cut -d' ' -f1)
@@ -284,8 +281,8 @@ mutant_fix() { sed -n 's/^Original-Fix: //p' "$here/mutants/$1.patch" | grep . |
 # resolve_scenarios: the scenarios asked for (DYNRCU_LINUX_SCENARIOS), from
 # linux/scenarios/CFLIST; group[S] is the first scenario in CFLIST
 # with S's Kconfig fragment and backports (those share a build), groups
-# the builds needed.  The first group, EQS01's, builds in $src, and so do the
-# mutants; the others build in git worktrees beside it.
+# the builds needed.  The first group, EQS01's, builds in $src, and so do
+# the mutants; the others build in git worktrees beside it.
 # DYNRCU_LINUX_CFGDIR: another directory of scenarios in the same format
 # (make linux-hunt's, linux/hunt).
 cfgdir=${DYNRCU_LINUX_CFGDIR:-$here/scenarios}

@@ -82,7 +82,6 @@ mkdir -p "$out"
 . "$here/kbuild-cc.sh"
 cc_wrapper=$(cc_wrapper_install "$dir") || die "install $dir/ccache-cc"
 kbuild_env "$dir"
-export CCACHE_DEPEND=1
 stamp="config $(sha1sum <"$config" | cut -c1-12) patches $patches_id"
 if [ "$(cat "$out/built-from" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$out/built-from"
