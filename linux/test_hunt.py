@@ -164,7 +164,7 @@ check(hunt.configs(hunt.CFGDIR)[:1] == ["EQS01"],
 
 # linux/stock-check.sh refuses bad arguments before it builds anything,
 # naming what is wrong, with exit status 2.
-sc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stock-check.sh")
+sc = os.path.join(HERE, "stock-check.sh")
 # A tree of nobody's: a check that let bad arguments through would stop
 # at "no Debian tree", never build.
 stock_env = dict(os.environ, DYNRCU_LINUX_DIR=os.path.join(d, "none"))
