@@ -109,18 +109,31 @@ def arch_of(cfgdir, name):
     return "x86_64"
 
 
-def config_label(cfgdir, name):
-    """The table's name for a configuration: NAME, followed by the
-    patches of its NAME.backports list (linux-test.sh applies them after
-    the series), so that a row says which kernel was not 6.12.118 plus
-    the series alone."""
-    path = os.path.join(cfgdir, name + ".backports")
-    if not os.path.isfile(path):
-        return name
-    pats = [os.path.basename(l.strip()).removesuffix(".patch")
-            for l in open(path)
-            if l.strip() and not l.lstrip().startswith("#")]
-    return name + "".join(f" + {p}" for p in pats)
+def config_labels(cfgdir, cfgs):
+    """The table's name for each configuration of CFGS: its name, followed
+    by the patches linux-test.sh applies after the series for it (its
+    NAME.backports list), as linux-test.sh's plan phase reports them, so
+    that a row says which kernel was not 6.12.118 plus the series alone.
+    The plan phase reads the lists the way the build does, and refuses a
+    bad one (for CFLIST's first configuration, or naming a missing patch)
+    here, before anything is built."""
+    e = dict(os.environ, DYNRCU_LINUX_CFGDIR=cfgdir,
+             DYNRCU_LINUX_SCENARIOS=" ".join(cfgs),
+             DYNRCU_LINUX_SKIP_MUTANT="1")
+    r = subprocess.run(["bash", os.path.join(HERE, "linux-test.sh"), "plan"],
+                       env=e, capture_output=True, text=True, timeout=120)
+    labels = {}
+    for m in re.finditer(r"^plan: (\S+): .*, backports: (.*)$", r.stdout,
+                         re.M):
+        pats = [] if m.group(2) == "none" else m.group(2).split()
+        labels[m.group(1)] = m.group(1) + "".join(
+            " + " + p.removesuffix(".patch") for p in pats)
+    if r.returncode != 0 or set(labels) != set(cfgs):
+        why = [l for l in r.stdout.splitlines() if l.startswith("FAIL")]
+        sys.exit("linux-hunt: linux-test.sh plan for " + " ".join(cfgs) +
+                 f" exited {r.returncode}: " +
+                 ("; ".join(why) or (r.stdout + r.stderr).strip()[-500:]))
+    return labels
 
 
 class Locked:
@@ -323,6 +336,7 @@ def main():
     # Each configuration's architecture, read (and checked) before any
     # build: a bad "# arch:" line stops the hunt here.
     arches = {c: arch_of(args.cfgdir, c) for c in cfgs}
+    labels = config_labels(args.cfgdir, cfgs)
     chunk_s = int(args.chunk * 60)
     if MIN_CHUNK_S + SLACK_S > args.minutes * 60:
         print(f"linux-hunt: --minutes (HUNT_MINUTES) {args.minutes}: a "
@@ -395,7 +409,7 @@ def main():
         failed += rc != 0
         row = "| %s | %s | %s | %.1f | %s | %s | %s | %s | %d |" % (
             datetime.datetime.now(datetime.timezone.utc).strftime(
-                "%Y-%m-%d %H:%M"), md_cell(config_label(args.cfgdir, cfg)),
+                "%Y-%m-%d %H:%M"), md_cell(labels[cfg]),
             arches[cfg], s["guest_min"], s["eqs"],
             "-" if s["updates"] is None else s["updates"], verdict,
             md_cell(s["first_error"]), s["warnings"])

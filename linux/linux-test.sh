@@ -44,8 +44,10 @@
 #                          mutants.
 #   DYNRCU_LINUX_MUTANT_BOOTS  boots per mutant (default 1; make
 #                          linux-test-all: 5, for the time to detection)
-#   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386
-#                          (make linux-test-all)
+#   DYNRCU_LINUX_I386=1    also compile-test the series' C files for i386,
+#                          patch by patch (make linux-test-all)
+#   DYNRCU_LINUX_EACH_PATCH=1  build the kernel at each commit of the
+#                          series, in a worktree (make linux-test-all)
 #   DYNRCU_LINUX_ARCH      x86_64 (default) or arm64: arm64 cross-builds
 #                          with Debian's gcc-aarch64-linux-gnu in a tree of
 #                          its own ($DYNRCU_LINUX_DIR/arm64, with its own
@@ -619,45 +621,103 @@ done
 
 checkpatch_verdict
 
-# --- 6b. Compile test on 32-bit x86: the series' C files build ---------------
-# A git worktree of the same commit (an O= build needs a clean source tree,
-# and ours holds the x86_64 build), configured as tinyconfig + the fragment
-# without 64BIT; only the objects the series touches are compiled.
+# --- 6b. Compile test on 32-bit x86: each patch's C files build -----------
+# A git worktree (an O= build needs a clean source tree, and ours holds
+# the x86_64 build), configured as tinyconfig + the fragment without
+# 64BIT; at each commit of the series in turn, only the C files the
+# series has touched so far are compiled.
+# series_commits: the series' commits, oldest first.
+series_commits() { git -C "$src" rev-list --reverse dynrcu-base..HEAD; }
 # shellcheck disable=SC2086 # $objs: one word per object
 i386_test() {
-	local wt=$dir/i386 objs
+	local wt=$dir/i386 objs c
 	if [ ! -e "$wt/.git" ]; then
 		git worktree prune
 		git worktree add -q -f --detach "$wt" HEAD || return 1
 	fi
-	(cd "$wt" && git checkout -q -f --detach "$(git -C "$src" rev-parse HEAD)") || return 1
-	objs=$(git diff --name-only dynrcu-base..HEAD -- '*.c' | sed 's/\.c$/.o/')
-	(
-		cd "$wt" &&
-		if [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
-			make ARCH=i386 tinyconfig >/dev/null &&
-			cat "$fragment" "$cfgdir/$primary" |
-				sed 's/^CONFIG_64BIT=y/# CONFIG_64BIT is not set/' >.i386-fragment &&
-			scripts/kconfig/merge_config.sh -m .config .i386-fragment >/dev/null &&
-			make ARCH=i386 olddefconfig >/dev/null &&
-			echo "$cfg_id" >.dynrcu-config
-		fi &&
-		make -j"$jobs" ARCH=i386 CC="$cc_wrapper gcc" $objs &&
-		# 64-bit division compiles to libgcc calls the kernel lacks:
-		# the link of the module would fail on them.
-		! nm -u $objs | grep -E '__(u)?(div|mod)di3|__udivmoddi4'
-	) >"$out/build-i386.log" 2>&1
+	for c in $(series_commits); do
+		echo "=== $(git log -1 --format='%h %s' "$c")"
+		(cd "$wt" && git checkout -q -f --detach "$c") || return 1
+		objs=$(git diff --name-only dynrcu-base.."$c" -- '*.c' | sed 's/\.c$/.o/')
+		(
+			cd "$wt" &&
+			if [ "$(cat .dynrcu-config 2>/dev/null)" != "$cfg_id" ]; then
+				make ARCH=i386 tinyconfig >/dev/null &&
+				cat "$fragment" "$cfgdir/$primary" |
+					sed 's/^CONFIG_64BIT=y/# CONFIG_64BIT is not set/' >.i386-fragment &&
+				scripts/kconfig/merge_config.sh -m .config .i386-fragment >/dev/null &&
+				make ARCH=i386 olddefconfig >/dev/null &&
+				echo "$cfg_id" >.dynrcu-config
+			fi &&
+			make -j"$jobs" ARCH=i386 CC="$cc_wrapper gcc" $objs &&
+			# 64-bit division compiles to libgcc calls the kernel
+			# lacks: the link of the module would fail on them.
+			! nm -u $objs | grep -E '__(u)?(div|mod)di3|__udivmoddi4'
+		) || return 1
+	done >"$out/build-i386.log" 2>&1
+	# A warning in a file of the series is a patch to send back.
+	! grep -E '(warning|error):' "$out/build-i386.log"
 }
 if [ "$arch" = arm64 ]; then
 	: # the i386 compile test is the x86_64 run's
 elif [ "${DYNRCU_LINUX_I386:-0}" != 1 ]; then
 	log "i386 compile test skipped (DYNRCU_LINUX_I386=1, make linux-test-all: a second checkout of the tree, too long for make test's cold budget)"
-elif with_progress "i386 compile test" "about 3 min the first time (a worktree and prepare), seconds after" i386_test; then
-	pass "i386 compile test: $(git diff --name-only dynrcu-base..HEAD -- '*.c' | tr '\n' ' ')"
+elif with_progress "i386 compile test" "about 3 min the first time (a worktree and prepare), seconds a patch after" i386_test; then
+	pass "i386 compile test, patch by patch ($(series_commits | wc -l) commits), no warning: $(git diff --name-only dynrcu-base..HEAD -- '*.c' | tr '\n' ' ')"
 else
 	grep -E 'error|warning' "$out/build-i386.log" | head -20
 	tail -10 "$out/build-i386.log"
 	fail "i386 compile test ($out/build-i386.log)"
+fi
+
+# --- 6c. Each patch builds on its own (DYNRCU_LINUX_EACH_PATCH=1) -----------
+# Whoever bisects through the series lands on every commit of it, not
+# only the last.  A git worktree beside the tree, with the primary
+# scenario's .config, builds the kernel and modules at the series' base,
+# then at each of its commits in turn (incremental: each step compiles
+# what that patch changed, from ccache when it can).  A compiler warning
+# in a step fails it as an error does; the base's own are not the
+# series'.
+each_patch_build() { # $1 = commit, $2 = log
+	(
+		cd "$dir/each-patch" && git checkout -q -f --detach "$1" &&
+		kmake olddefconfig && kmake "$image_target" modules
+	) >"$2" 2>&1
+}
+each_patch() {
+	local wt=$dir/each-patch n=0 c t0 log_n
+	if [ ! -e "$wt/.git" ]; then
+		git worktree prune
+		git worktree add -q -f --detach "$wt" dynrcu-base || return 1
+	fi
+	cmp -s "$src/.config" "$wt/.config" || cp "$src/.config" "$wt/.config"
+	# shellcheck disable=SC2034 # read by with_progress
+	PROGRESS="echo \$(cat '$out'/build-each-*.log 2>/dev/null | grep -c '^  CC') files compiled"
+	rm -f "$out"/build-each-*.log
+	if ! with_progress "each patch: base" "a cold worktree compiles about 1050 files, 2 to 4 min from a warm ccache" \
+		each_patch_build dynrcu-base "$out/build-each-0.log"; then
+		tail -20 "$out/build-each-0.log"
+		fail "each patch: the base, dynrcu-base, does not build ($out/build-each-0.log)"
+		return
+	fi
+	for c in $(series_commits); do
+		n=$((n + 1))
+		log_n=$out/build-each-$n.log
+		t0=$(date +%s)
+		if with_progress "each patch: $n" "seconds to 2 min" each_patch_build "$c" "$log_n" &&
+		   ! grep -E '(warning|error):' "$log_n"; then
+			pass "each patch: $n, $(git log -1 --format=%s "$c"), builds on its own ($arch, $primary's config; $(grep -c '^  CC' "$log_n") files compiled, $(($(date +%s) - t0)) s, no warning)"
+		else
+			tail -20 "$log_n"
+			fail "each patch: $n, $(git log -1 --format=%s "$c"), on its own ($log_n)"
+		fi
+	done
+	PROGRESS=
+}
+if [ "${DYNRCU_LINUX_EACH_PATCH:-0}" = 1 ]; then
+	each_patch
+else
+	log "each patch on its own: skipped (DYNRCU_LINUX_EACH_PATCH=1, make linux-test-all)"
 fi
 
 # What a mutant's kernel is built from: the tarball, the series and its

@@ -16,10 +16,13 @@ linux-test:
 # with strict grace periods; a second build for the last), every mutant
 # with five boots each under the series' readers and five under stock
 # rcutorture (the comparison table, in $DYNRCU_LINUX_DIR/out/comparison.md),
-# 30 s tests, and the 32-bit (i386) compile test of the series' C files,
-# which needs another checkout.  Then the same on arm64 (linux-test-arm64).
+# 30 s tests, the 32-bit (i386) compile test of the series' C files and
+# the kernel built at each commit of the series (each patch on its own),
+# both patch by patch in checkouts of their own.  Then the same on arm64
+# (linux-test-arm64), without the i386 test.
 # Both halves run; the target fails if either does.
 LINUX_TEST_ALL_ENV := DYNRCU_LINUX_MUTANT_BOOTS=5 DYNRCU_LINUX_MUTANTS=all \
+	DYNRCU_LINUX_EACH_PATCH=1 \
 	DYNRCU_LINUX_SCENARIOS=all DYNRCU_LINUX_STOCK=1 \
 	DYNRCU_LINUX_MUTANT_DURATION=30
 linux-test-all:

@@ -135,12 +135,6 @@ try:
 except SystemExit as ex:
     check("riscv" in str(ex) and "B.boot" in str(ex),
           f"an unknown arch is refused, naming it: {str(ex)[:70]}")
-check(hunt.config_label(cfgdir, "B") == "B",
-      "a configuration without backports is named alone")
-with open(os.path.join(cfgdir, "B.backports"), "w") as f:
-    f.write("# why\nlinux/backports/0001-x.patch\n\nlinux/backports/0002-y.patch\n")
-check(hunt.config_label(cfgdir, "B") == "B + 0001-x + 0002-y",
-      f"a row names the backports: {hunt.config_label(cfgdir, 'B')}")
 lk = os.path.join(d, "lock")
 with hunt.Locked(lk):
     # flock(2) locks belong to the open file: a second open of the same
@@ -223,8 +217,20 @@ check(r.returncode == 0 and
 check("plan: C: kernel C, built in " in r.stdout and
       r.stdout.split("plan: C:")[1].split("\n")[0].endswith("backports: none"),
       "plan: a configuration without a list has no backports")
+os.environ["DYNRCU_LINUX_DIR"] = os.path.join(d, "ldir")
+lab = hunt.config_labels(bp, ["B", "C", "D"])
+check(lab == {"B": "B + 0001-rcu-nocb-rt-rcuc-offloaded-read", "C": "C",
+              "D": "D + 0001-rcu-nocb-rt-rcuc-offloaded-read"},
+      f"the table's rows name each configuration's backports: {lab}")
 with open(os.path.join(bp, "P.backports"), "w") as f:
     f.write(f"{bport}\n")
+try:
+    hunt.config_labels(bp, ["B"])
+    check(False, "the hunt refuses a bad backports list before building")
+except SystemExit as ex:
+    check("first scenario" in str(ex),
+          f"the hunt refuses a bad backports list before building: "
+          f"{str(ex)[:90]}")
 r = plan("B")
 check(r.returncode == 1 and "first scenario" in r.stdout,
       f"a list for CFLIST's first configuration is refused: "
