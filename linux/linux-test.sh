@@ -628,6 +628,10 @@ checkpatch_verdict
 # series has touched so far are compiled.
 # series_commits: the series' commits, oldest first.
 series_commits() { git -C "$src" rev-list --reverse dynrcu-base..HEAD; }
+# A compiler's or modpost's warning or error in a build log (not Kconfig's
+# "override: reassigning" notes, which merging a fragment prints).
+build_warning='^[^ ]+:[0-9]+:[0-9]+: (warning|error):|^(WARNING|ERROR): modpost:'
+
 # shellcheck disable=SC2086 # $objs: one word per object
 i386_test() {
 	local wt=$dir/i386 objs c
@@ -656,7 +660,7 @@ i386_test() {
 		) || return 1
 	done >"$out/build-i386.log" 2>&1
 	# A warning in a file of the series is a patch to send back.
-	! grep -E '(warning|error):' "$out/build-i386.log"
+	! grep -E "$build_warning" "$out/build-i386.log"
 }
 if [ "$arch" = arm64 ]; then
 	: # the i386 compile test is the x86_64 run's
@@ -665,7 +669,8 @@ elif [ "${DYNRCU_LINUX_I386:-0}" != 1 ]; then
 elif with_progress "i386 compile test" "about 3 min the first time (a worktree and prepare), seconds a patch after" i386_test; then
 	pass "i386 compile test, patch by patch ($(series_commits | wc -l) commits), no warning: $(git diff --name-only dynrcu-base..HEAD -- '*.c' | tr '\n' ' ')"
 else
-	grep -E 'error|warning' "$out/build-i386.log" | head -20
+	# Each commit's "=== sha subject" line, and the warnings under it.
+	grep -E "^=== |$build_warning" "$out/build-i386.log" | head -30
 	tail -10 "$out/build-i386.log"
 	fail "i386 compile test ($out/build-i386.log)"
 fi
@@ -705,7 +710,7 @@ each_patch() {
 		log_n=$out/build-each-$n.log
 		t0=$(date +%s)
 		if with_progress "each patch: $n" "seconds to 2 min" each_patch_build "$c" "$log_n" &&
-		   ! grep -E '(warning|error):' "$log_n"; then
+		   ! grep -E "$build_warning" "$log_n"; then
 			pass "each patch: $n, $(git log -1 --format=%s "$c"), builds on its own ($arch, $primary's config; $(grep -c '^  CC' "$log_n") files compiled, $(($(date +%s) - t0)) s, no warning)"
 		else
 			tail -20 "$log_n"
