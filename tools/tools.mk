@@ -75,7 +75,8 @@ DOCS_FIGURES := trace:$(TRACE_DIR)/trace.svg:docs/trace.svg \
 # target that writes it (also the markers' name), the section, the page.
 DOCS_SECTIONS := \
 	bench-linux:$(BENCH_DIR)/linux.md:docs/benchmarks.md \
-	linux-test-all:$(BUILD)/linux/comparison.md:docs/linux.md
+	linux-test-all:$(BUILD)/linux/comparison.md:docs/linux.md \
+	linux-test-arm64:$(BUILD)/linux/comparison-arm64.md:docs/linux.md
 DOCS_PICTURES = $(foreach f,$(notdir $(wildcard $(FIGURES_DIR)/*.svg)),\
 		figures:$(FIGURES_DIR)/$(f):docs/figures/$(f))
 docs-figures:
