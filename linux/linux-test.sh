@@ -693,7 +693,10 @@ each_patch() {
 	local wt=$dir/each-patch n=0 c t0 log_n
 	if [ ! -e "$wt/.git" ]; then
 		git worktree prune
-		git worktree add -q -f --detach "$wt" dynrcu-base || return 1
+		if ! git worktree add -q -f --detach "$wt" dynrcu-base; then
+			fail "each patch: git worktree add $wt"
+			return
+		fi
 	fi
 	cmp -s "$src/.config" "$wt/.config" || cp "$src/.config" "$wt/.config"
 	# shellcheck disable=SC2034 # read by with_progress
@@ -713,8 +716,11 @@ each_patch() {
 		   ! grep -E "$build_warning" "$log_n"; then
 			pass "each patch: $n, $(git log -1 --format=%s "$c"), builds on its own ($arch, $primary's config; $(grep -c '^  CC' "$log_n") files compiled, $(($(date +%s) - t0)) s, no warning)"
 		else
+			# The warnings were printed by the grep above; a
+			# failed make ends its log with the reason.
 			tail -20 "$log_n"
 			fail "each patch: $n, $(git log -1 --format=%s "$c"), on its own ($log_n)"
+			break # the later commits carry the same fault
 		fi
 	done
 	PROGRESS=
