@@ -720,7 +720,7 @@ each_patch() {
 			# failed make ends its log with the reason.
 			tail -20 "$log_n"
 			fail "each patch: $n, $(git log -1 --format=%s "$c"), on its own ($log_n)"
-			break # the later commits carry the same fault
+			break # one commit that fails sends the series back
 		fi
 	done
 	PROGRESS=
