@@ -217,7 +217,6 @@ check(r.returncode == 0 and
 check("plan: C: kernel C, built in " in r.stdout and
       r.stdout.split("plan: C:")[1].split("\n")[0].endswith("backports: none"),
       "plan: a configuration without a list has no backports")
-os.environ["DYNRCU_LINUX_DIR"] = os.path.join(d, "ldir")
 lab = hunt.config_labels(bp, ["B", "C", "D"])
 check(lab == {"B": "B + 0001-rcu-nocb-rt-rcuc-offloaded-read", "C": "C",
               "D": "D + 0001-rcu-nocb-rt-rcuc-offloaded-read"},
