@@ -61,6 +61,17 @@ CASES = [
                   "VER: 1157 tfle: 0 rta: 1158\n[   32.2] rcu-torture: "
                   "rtc: 0000000000 VER: 1157 tfle: 0 rta: 1158"), "pass", [],
      True),
+    # An arm64 EQS03 boot of 2026-12-07 (CPU hotplug every 100
+    # jiffies): the stats kthread's first line came 21 s into the test,
+    # so one "ver:" line, then the final "VER:" above it.
+    ("one ver: line and a final VER: above it passes",
+     re.sub(r"\[   11.696691\][^\n]*\n", "", GOOD), "pass", [], True),
+    ("one ver: line and a final VER: no higher fails",
+     re.sub(r"\[   11.696691\][^\n]*\n", "", GOOD).replace(
+         "VER: 1946", "VER: 1157"), "pass", [], False),
+    ("no ver: line, only the final VER:, fails",
+     re.sub(r"\[   (11.696691|21.942465)\][^\n]*\n", "", GOOD), "pass",
+     [], False),
     ("an expedited stall fails",
      GOOD.replace("[   21.942465]", "[   20.0] rcu: INFO: rcu_preempt "
                   "detected expedited stalls on CPUs/tasks: { 1-... }\n"
