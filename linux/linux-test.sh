@@ -527,6 +527,15 @@ check_config() {
 	done < <(cat "$@")
 	[ $ok = 1 ]
 }
+# worktree_at WT REV: a git worktree of the tree at WT (made if missing,
+# an earlier run's reused) with REV checked out, detached.
+worktree_at() {
+	if [ ! -e "$1/.git" ]; then
+		git worktree prune
+		git worktree add -q -f --detach "$1" "$2" || return 1
+	fi
+	(cd "$1" && git checkout -q -f --detach "$2")
+}
 # configure_tree G: .config for group G in its tree, regenerated whenever
 # the fragment, the series or the scenario changed.
 configure_tree() {
@@ -534,11 +543,7 @@ configure_tree() {
 	t=$(tree_of "$g")
 	id="$cfg_id $(sha1sum <"$cfgdir/$g" | cut -d' ' -f1)"
 	if [ "$t" != "$src" ]; then
-		if [ ! -e "$t/.git" ]; then
-			git worktree prune
-			git worktree add -q -f --detach "$t" HEAD || return 1
-		fi
-		(cd "$t" && git checkout -q -f --detach "$(git -C "$src" rev-parse HEAD)") || return 1
+		worktree_at "$t" "$(git -C "$src" rev-parse HEAD)" || return 1
 		# The checkout put back what an earlier run's backports
 		# changed: apply this run's list afresh.
 		backports_of "$g" | while read -r p; do
@@ -635,13 +640,9 @@ build_warning='^[^ ]+:[0-9]+:[0-9]+: (warning|error):|^(WARNING|ERROR): modpost:
 # shellcheck disable=SC2086 # $objs: one word per object
 i386_test() {
 	local wt=$dir/i386 objs c
-	if [ ! -e "$wt/.git" ]; then
-		git worktree prune
-		git worktree add -q -f --detach "$wt" HEAD || return 1
-	fi
 	for c in $(series_commits); do
 		echo "=== $(git log -1 --format='%h %s' "$c")"
-		(cd "$wt" && git checkout -q -f --detach "$c") || return 1
+		worktree_at "$wt" "$c" || return 1
 		objs=$(git diff --name-only dynrcu-base.."$c" -- '*.c' | sed 's/\.c$/.o/')
 		(
 			cd "$wt" &&
@@ -684,19 +685,17 @@ fi
 # in a step fails it as an error does; the base's own are not the
 # series'.
 each_patch_build() { # $1 = commit, $2 = log
-	(
-		cd "$dir/each-patch" && git checkout -q -f --detach "$1" &&
-		kmake olddefconfig && kmake "$image_target" modules
-	) >"$2" 2>&1
+	{
+		worktree_at "$dir/each-patch" "$1" &&
+		(cd "$dir/each-patch" && kmake olddefconfig &&
+			kmake "$image_target" modules)
+	} >"$2" 2>&1
 }
 each_patch() {
 	local wt=$dir/each-patch n=0 c t0 log_n
-	if [ ! -e "$wt/.git" ]; then
-		git worktree prune
-		if ! git worktree add -q -f --detach "$wt" dynrcu-base; then
-			fail "each patch: git worktree add $wt"
-			return
-		fi
+	if ! worktree_at "$wt" dynrcu-base; then
+		fail "each patch: git worktree add $wt"
+		return
 	fi
 	cmp -s "$src/.config" "$wt/.config" || cp "$src/.config" "$wt/.config"
 	# shellcheck disable=SC2034 # read by with_progress

@@ -58,8 +58,8 @@ def main():
         verdict, why = judge(p)
         caught += verdict == "caught"
         name = os.path.basename(p)[:-len(".patch")]
-        print(f"mutant {name}: {verdict}{' by ' if verdict == 'caught' else ''}"
-              f"{why}", flush=True)
+        sep = " by " if verdict == "caught" else ": " if why else ""
+        print(f"mutant {name}: {verdict}{sep}{why}", flush=True)
     print(f"tool mutants: {caught} of {len(patches)} caught, "
           f"{len(patches) - caught} survived or broken")
     return 0 if caught == len(patches) else 1
