@@ -830,14 +830,23 @@ stop_grace=3
 # initramfs) and console[] to the architecture's first kernel parameters.
 # arm64: the virt machine with a GICv3 (pseudo-NMIs need its priority
 # masking), a Cortex-A57, pseudo-NMIs on (irqchip.gicv3_pseudo_nmi=1); the
-# kernel powers off through PSCI, and QEMU exits.
+# kernel powers off through PSCI, and QEMU exits.  panic_on_warn=1 on
+# arm64: a WARN is a BRK, and the debug exception's exit calls
+# ct_nmi_exit(); when RCU is not watching there (a mutant's NMI from
+# idle), ct_nmi_exit()'s own WARN_ON_ONCE() takes another BRK on its way
+# out, and so on, until the stack runs over swapper_pg_dir and every CPU
+# loops on the exception vector with the warnings still unprinted (2 of
+# 5 boots, seen with gdb through QEMU's stub).  Panicking at the first
+# WARN prints it and ends the boot before the recursion starts.  x86's
+# WARN (ud2, handle_bug()) does not exit through ct_nmi_exit().
 # shellcheck disable=SC2054 # the commas are QEMU's (-M a,b), not bash's
 qemu_args() {
 	if [ "$arch" = arm64 ]; then
 		qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57
 			-accel "$accel" -smp 4 -m 512
 			-kernel "$out/$1/Image" -initrd "$out/$2/initramfs.cpio.gz")
-		console=(console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 panic=-1 loglevel=7)
+		console=(console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 panic=-1
+			panic_on_warn=1 loglevel=7)
 	else
 		qemu=(qemu-system-x86_64 -M microvm,acpi=off -accel "$accel" -smp 4 -m 512
 			-kernel "$out/$1/bzImage" -initrd "$out/$2/initramfs.cpio.gz")
