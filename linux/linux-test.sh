@@ -838,15 +838,17 @@ stop_grace=3
 # loops on the exception vector with the warnings still unprinted (2 of
 # 5 boots, seen with gdb through QEMU's stub).  Panicking at the first
 # WARN prints it and ends the boot before the recursion starts.  x86's
-# WARN (ud2, handle_bug()) does not exit through ct_nmi_exit().
+# WARN (ud2, handle_bug()) does not exit through ct_nmi_exit().  And
+# earlycon (the PL011 named by the device tree's stdout-path): a WARN
+# before ttyAMA0 registers would otherwise panic with nothing printed.
 # shellcheck disable=SC2054 # the commas are QEMU's (-M a,b), not bash's
 qemu_args() {
 	if [ "$arch" = arm64 ]; then
 		qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57
 			-accel "$accel" -smp 4 -m 512
 			-kernel "$out/$1/Image" -initrd "$out/$2/initramfs.cpio.gz")
-		console=(console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 panic=-1
-			panic_on_warn=1 loglevel=7)
+		console=(console=ttyAMA0 earlycon irqchip.gicv3_pseudo_nmi=1
+			panic=-1 panic_on_warn=1 loglevel=7)
 	else
 		qemu=(qemu-system-x86_64 -M microvm,acpi=off -accel "$accel" -smp 4 -m 512
 			-kernel "$out/$1/bzImage" -initrd "$out/$2/initramfs.cpio.gz")
