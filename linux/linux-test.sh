@@ -969,7 +969,10 @@ for m in "${mutants[@]}"; do
 	for ((b = 1; b <= mutant_boots; b++)); do
 		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
 		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
-		t=$(sed -n "s/^judge: first error \([0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+		t=$(sed -n "s/^judge: first error \(-\?[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+		# Caught, but before rcutorture's start (a WARN at boot that
+		# arm64's panic_on_warn ends the boot with): "boot", not "-".
+		[ -z "$t" ] && grep -q '^judge: caught by:' "$out/mutant-$m/judge-$b.txt" && t=boot
 		times+=("${t:--}")
 	done
 	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
@@ -1020,7 +1023,7 @@ if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
 	cmp_header="| mutant | original fix | stock: caught | per guest hour (95%) | first error (s) | caught by | series: caught | per guest hour (95%) | first error (s) | caught by |
 |---|---|---|---|---|---|---|---|---|---|"
 	{
-		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, the mutant's kernel (EQS01's configuration), $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus TREE11.boot, \`$tree11_params\`; a mutant's own parameters that are not rcutorture's go to both. Per column: boots caught of those run; failures per guest hour, caught boots over the guest time watched (to the first error, none if it came during boot, the guest time the test reached if nothing was caught), with its exact 95% interval for a Poisson count; the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot); and what caught it (series: the series' own check; rcutorture: a check rcutorture had; kernel: one the kernel had, reached by the run)."
+		echo "Measured by \`DYNRCU_LINUX_STOCK=1\` (\`make linux-test-all\`) on $(date -u +%Y-%m-%d), $(nproc) host CPUs, $arch, QEMU \`-accel $accel -smp 4\`, the mutant's kernel (EQS01's configuration), $mutant_boots boots of $mutant_duration s per mutant and column. Stock: \`$stock_params\`; series: the same plus TREE11.boot, \`$tree11_params\`; a mutant's own parameters that are not rcutorture's go to both. Per column: boots caught of those run; failures per guest hour, caught boots over the guest time watched (to the first error, none if it came during boot, the guest time the test reached if nothing was caught), with its exact 95% interval for a Poisson count; the seconds from \`Start of test\` to the first error line (-: not caught; negative: during boot, the test starting later; boot: during boot, which the panic ended); and what caught it (series: the series' own check; rcutorture: a check rcutorture had; kernel: one the kernel had, reached by the run)."
 		echo
 		echo "$cmp_header"
 	} >"$out/comparison.md"

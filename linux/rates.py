@@ -5,7 +5,8 @@
 Usage: rates.py SECONDS JUDGE_FILE...  (one file per boot of SECONDS of
 test; a file whose boot failed as wanted has "judge: caught by:").
 Prints one line, "|"-separated: boots caught, failures per guest hour, its
-95% interval, the times to the first error, what caught them.
+95% interval, the times to the first error ("-" not caught, "boot"
+caught before the test started), what caught them.
 
 A boot stops at its first error, so the guest time watched is the time to
 the first error (none when it came during boot, before the test), or,
@@ -72,10 +73,16 @@ def column(seconds, files):
         if by:
             caught += 1
             labels[by.group(1)] += 1
-            if t is None:
-                t = 0.0  # caught before rcutorture printed its start
-        times.append("-" if t is None else f"{t:.2f}")
-        watched += min(seconds, reached) if t is None else max(t, 0.0)
+        if by and t is None:
+            # Caught before rcutorture printed its start, and the boot
+            # ended there (arm64's panic_on_warn): no test time watched.
+            times.append("boot")
+        elif t is None:
+            times.append("-")
+            watched += min(seconds, reached)
+        else:
+            times.append(f"{t:.2f}")
+            watched += max(t, 0.0)
     hours = watched / 3600
     if caught == 0:
         rate = "0"
