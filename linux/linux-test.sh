@@ -56,13 +56,16 @@
 #                          linux-test-all runs both).  A mutant whose
 #                          header has "Arch: A" runs only on A.
 #
-# Usage: linux-test.sh [all|build|boot]
+# Usage: linux-test.sh [all|build|boot|plan|table]
 #   build  packages, tree, git am, checkpatch, config, both builds: measures
 #          no time, so make test runs it beside the kernel's timing tests
 #   boot   boot and judge what build left in $DYNRCU_LINUX_DIR/out
 #   all    both (the default)
 #   plan   which kernel each scenario boots: its build group, tree and
 #          backports; builds and boots nothing (linux/test_hunt.py)
+#   table  the stock-beside-series table again, from the judge files the
+#          last DYNRCU_LINUX_STOCK=1 boots left (after linux/rates.py
+#          changed); boots nothing
 # A step that takes longer than 30 s says so every 30 s, with how long it
 # usually takes.  Nothing here lowers its own priority: run it under nice
 # to yield to other work (make test runs the build phase at nice 5).
@@ -74,9 +77,9 @@ set -uo pipefail
 
 phase=${1:-all}
 case $phase in
-all | build | boot | plan) ;;
+all | build | boot | plan | table) ;;
 *)
-	echo "linux-test: unknown phase '$phase': expected all, build, boot or plan" >&2
+	echo "linux-test: unknown phase '$phase': expected all, build, boot, plan or table" >&2
 	exit 2
 	;;
 esac
@@ -371,7 +374,7 @@ if [ "$phase" = plan ]; then
 	finish
 fi
 
-if [ "$phase" != boot ]; then # steps 2 to 6: the build phase
+if [ "$phase" != boot ] && [ "$phase" != table ]; then # steps 2 to 6: the build phase
 
 # --- 2. Extract the tarball (cached) and git-initialise it ------------------
 mkdir -p "$dir" "$out"
@@ -774,7 +777,7 @@ if [ "$(cat "$out/built-from" 2>/dev/null)" != "$built_from" ]; then
 	fail "no build of this series and config in $out: run the build phase first"
 	finish
 fi
-[ "$phase" = boot ] && resolve_scenarios && check_backports
+{ [ "$phase" = boot ] || [ "$phase" = table ]; } && resolve_scenarios && check_backports
 for s in "${scenarios[@]}"; do
 	if [ "$(cat "$out/${group[$s]}/built-from" 2>/dev/null)" != "$(group_stamp "${group[$s]}")" ]; then
 		fail "no build of scenario $s's kernel (${group[$s]}) from this series and fragment in $out/${group[$s]}: run the build phase first"
@@ -940,49 +943,52 @@ qemu_until() {
 	wait "$pid"
 }
 
-for s in "${scenarios[@]}"; do
-	params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
-	# A scenario's .require-arm64, when it has one, replaces its
-	# .require on arm64.
-	rf=$cfgdir/$s.require
-	[ "$arch" = arm64 ] && [ -f "$rf-arm64" ] && rf=$rf-arm64
-	require=$(grep -v '^#' "$rf" 2>/dev/null)
-	set_judge_extra "$params"
-	if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params" "$require"; then
-		pass "boot $s${params:+ ($params)}: rcutorture SUCCESS${require:+, a line matching /$require/}"
-	else
-		fail "boot $s${params:+ ($params)}: rcutorture"
-	fi
-done
-# Each mutant, mutant_boots times: caught every time, for its own reason,
-# and how soon after the start of the test (its first error line).  The
-# primary scenario's parameters come first; the mutant's (Boot-Params:)
-# override them.
-scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
-rm -f "$out/mutant-times"
-for m in "${mutants[@]}"; do
-	err=$(mutant_error "$m")
-	mparams="$(scenario_params "$primary") $(mutant_params "$m")"
-	caught=0
-	times=()
-	judge_extra=()
-	for ((b = 1; b <= mutant_boots; b++)); do
-		boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
-		[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
-		t=$(sed -n "s/^judge: first error \(-\?[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
-		# Caught, but before rcutorture's start (a WARN at boot that
-		# arm64's panic_on_warn ends the boot with): "boot", not "-".
-		[ -z "$t" ] && grep -q '^judge: caught by:' "$out/mutant-$m/judge-$b.txt" && t=boot
-		times+=("${t:--}")
+# The table phase boots nothing: step 9 reads the last boots' files.
+if [ "$phase" != table ]; then
+	for s in "${scenarios[@]}"; do
+		params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
+		# A scenario's .require-arm64, when it has one, replaces its
+		# .require on arm64.
+		rf=$cfgdir/$s.require
+		[ "$arch" = arm64 ] && [ -f "$rf-arm64" ] && rf=$rf-arm64
+		require=$(grep -v '^#' "$rf" 2>/dev/null)
+		set_judge_extra "$params"
+		if boot "scenario-$s" "${group[$s]}" pass "$duration" "" "$params" "$require"; then
+			pass "boot $s${params:+ ($params)}: rcutorture SUCCESS${require:+, a line matching /$require/}"
+		else
+			fail "boot $s${params:+ ($params)}: rcutorture"
+		fi
 	done
-	log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
-	echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
-	if [ "$caught" = "$mutant_boots" ]; then
-		pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after ${times[*]} s)"
-	else
-		fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
-	fi
-done
+	# Each mutant, mutant_boots times: caught every time, for its own reason,
+	# and how soon after the start of the test (its first error line).  The
+	# primary scenario's parameters come first; the mutant's (Boot-Params:)
+	# override them.
+	scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
+	rm -f "$out/mutant-times"
+	for m in "${mutants[@]}"; do
+		err=$(mutant_error "$m")
+		mparams="$(scenario_params "$primary") $(mutant_params "$m")"
+		caught=0
+		times=()
+		judge_extra=()
+		for ((b = 1; b <= mutant_boots; b++)); do
+			boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
+			[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
+			t=$(sed -n "s/^judge: first error \(-\?[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
+			# Caught, but before rcutorture's start (a WARN at boot that
+			# arm64's panic_on_warn ends the boot with): "boot", not "-".
+			[ -z "$t" ] && grep -q '^judge: caught by:' "$out/mutant-$m/judge-$b.txt" && t=boot
+			times+=("${t:--}")
+		done
+		log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
+		echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
+		if [ "$caught" = "$mutant_boots" ]; then
+			pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after ${times[*]} s)"
+		else
+			fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
+		fi
+	done
+fi
 
 # --- 9. Stock rcutorture beside the series: rates (DYNRCU_LINUX_STOCK=1) -----
 # One configuration per column, the same for every mutant: stock
@@ -1005,11 +1011,20 @@ column() {
 	local m=$1 label=$2 p=$3 b files=()
 	for ((b = 1; b <= mutant_boots; b++)); do
 		files+=("$out/mutant-$m/$label-judge-$b.txt")
-		boot "$label-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$p" >"${files[-1]}"
+		if [ "$phase" != table ]; then
+			boot "$label-$m" "mutant-$m" fail "$mutant_duration" "$stock_error" "$p" >"${files[-1]}"
+		elif [ ! -f "${files[-1]}" ]; then
+			fail "table: no ${files[-1]}: boot the columns first (DYNRCU_LINUX_STOCK=1, as many boots)"
+			finish
+		fi
 	done
 	python3 "$here/rates.py" "$mutant_duration" "${files[@]}"
 }
-if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ]; then
+if [ "$phase" = table ] && [ ! -f "$out/mutant-times" ]; then
+	fail "table: no $out/mutant-times: no boot phase has run the mutants"
+	finish
+fi
+if [ "${DYNRCU_LINUX_STOCK:-0}" = 1 ] || [ "$phase" = table ]; then
 	judge_extra=()
 	# arm64's table goes beside x86_64's, not over it.
 	cmp_name=comparison$([ "$arch" = arm64 ] && echo -arm64).md
