@@ -217,35 +217,28 @@ def main():
             files.append(os.path.join(d, f"j{i}.txt"))
             with open(files[-1], "w") as f:
                 f.write(body)
-        r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
-                            "60", *files], capture_output=True, text=True)
-        want = "1|42.1|1.07–235|10.00 - -|series (1)"
-        if r.stdout.strip() == want:
-            npass += 1
-            print("ok - rates.py: a failure per guest time watched, with "
-                  "its 95% interval")
-        else:
-            nfail += 1
-            print(f"not ok - rates.py: wanted '{want}', got "
-                  f"'{r.stdout.strip()}' {r.stderr.strip()}")
         # A boot caught before rcutorture's start and ended there (no
         # "first error ... after Start" line): "boot", no time watched.
         boot = os.path.join(d, "jboot.txt")
         with open(boot, "w") as f:
             f.write("judge: caught by: kernel: lockdep\n")
-        r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
-                            "60", files[0], boot], capture_output=True,
-                           text=True)
-        want = "2|720|87.2–2.6e+03|10.00 boot|kernel: lockdep (1); " \
-            "series (1)"
-        if r.stdout.strip() == want:
-            npass += 1
-            print("ok - rates.py: a catch before the test is 'boot', with "
-                  "no time watched")
-        else:
-            nfail += 1
-            print(f"not ok - rates.py boot: wanted '{want}', got "
-                  f"'{r.stdout.strip()}' {r.stderr.strip()}")
+        for name, args, want in [
+                ("a failure per guest time watched, with its 95% interval",
+                 files, "1|42.1|1.07–235|10.00 - -|series (1)"),
+                ("a catch before the test is 'boot', with no time watched",
+                 [files[0], boot],
+                 "2|720|87.2–2.6e+03|10.00 boot|kernel: lockdep (1); "
+                 "series (1)")]:
+            r = subprocess.run([sys.executable,
+                                os.path.join(HERE, "rates.py"), "60", *args],
+                               capture_output=True, text=True)
+            if r.stdout.strip() == want:
+                npass += 1
+                print(f"ok - rates.py: {name}")
+            else:
+                nfail += 1
+                print(f"not ok - rates.py: {name}: wanted '{want}', got "
+                      f"'{r.stdout.strip()}' {r.stderr.strip()}")
         r = subprocess.run([sys.executable, os.path.join(HERE, "rates.py"),
                             "0", *files], capture_output=True, text=True)
         if r.returncode == 2 and "SECONDS" in r.stderr:
