@@ -944,9 +944,10 @@ qemu_until() {
 }
 
 # The table phase boots nothing: step 9 reads the last boots' files.
+scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
 if [ "$phase" != table ]; then
 	for s in "${scenarios[@]}"; do
-		params=$(grep -v '^#' "$cfgdir/$s.boot" 2>/dev/null | tr '\n' ' ')
+		params=$(scenario_params "$s")
 		# A scenario's .require-arm64, when it has one, replaces its
 		# .require on arm64.
 		rf=$cfgdir/$s.require
@@ -962,28 +963,25 @@ if [ "$phase" != table ]; then
 	# Each mutant, mutant_boots times: caught every time, for its own reason,
 	# and how soon after the start of the test (its first error line).  The
 	# primary scenario's parameters come first; the mutant's (Boot-Params:)
-	# override them.
-	scenario_params() { grep -v '^#' "$cfgdir/$1.boot" 2>/dev/null | tr '\n' ' '; }
+	# override them.  The times are linux/rates.py's, the table's rule:
+	# "-" not caught, "boot" caught before the test started.
 	rm -f "$out/mutant-times"
 	for m in "${mutants[@]}"; do
 		err=$(mutant_error "$m")
 		mparams="$(scenario_params "$primary") $(mutant_params "$m")"
 		caught=0
-		times=()
+		files=()
 		judge_extra=()
 		for ((b = 1; b <= mutant_boots; b++)); do
-			boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "$out/mutant-$m/judge-$b.txt"
+			files+=("$out/mutant-$m/judge-$b.txt")
+			boot "mutant-$m" "mutant-$m" fail "$mutant_duration" "$err" "$mparams" | tee "${files[-1]}"
 			[ "${PIPESTATUS[0]}" = 0 ] && caught=$((caught + 1))
-			t=$(sed -n "s/^judge: first error \(-\?[0-9.]*\) s after Start of test/\1/p" "$out/mutant-$m/judge-$b.txt")
-			# Caught, but before rcutorture's start (a WARN at boot that
-			# arm64's panic_on_warn ends the boot with): "boot", not "-".
-			[ -z "$t" ] && grep -q '^judge: caught by:' "$out/mutant-$m/judge-$b.txt" && t=boot
-			times+=("${t:--}")
 		done
-		log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after ${times[*]} s"
-		echo "$m $caught $mutant_boots ${times[*]}" >>"$out/mutant-times"
+		times=$(python3 "$here/rates.py" "$mutant_duration" "${files[@]}" | cut -d'|' -f4)
+		log "mutant $m: caught $caught of $mutant_boots boots for /$err/; first error after $times s"
+		echo "$m $caught $mutant_boots $times" >>"$out/mutant-times"
 		if [ "$caught" = "$mutant_boots" ]; then
-			pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after ${times[*]} s)"
+			pass "mutant $m caught in $caught of $mutant_boots boots: /$err/ (first error after $times s)"
 		else
 			fail "mutant $m caught in only $caught of $mutant_boots boots for /$err/"
 		fi
